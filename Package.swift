@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "DiscoverSearch",
+  products: [
+    .library(name: "DiscoverSearch", targets: ["DiscoverSearch"]),
+    .executable(name: "discover", targets: ["discover"]),
+    .executable(name: "discover-bench", targets: ["discover-bench"]),
+  ],
+  targets: [
+    // A thin C shim over the system ICU. Its public header uses plain C types only:
+    // importing ICU's own headers into Swift clashes with Foundation's private ICU copy.
+    .target(
+      name: "CICU",
+      path: "Sources/CICU",
+      linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
+    ),
+    .target(
+      name: "DiscoverSearch",
+      dependencies: ["CICU"],
+      path: "Sources/DiscoverSearch"
+    ),
+    .executableTarget(
+      name: "discover",
+      dependencies: ["DiscoverSearch"],
+      path: "Sources/discover"
+    ),
+    .target(
+      name: "SyntheticCorpus",
+      dependencies: ["DiscoverSearch"],
+      path: "Benchmarks/SyntheticCorpus"
+    ),
+    .executableTarget(
+      name: "discover-bench",
+      dependencies: ["DiscoverSearch", "SyntheticCorpus"],
+      path: "Benchmarks/discover-bench"
+    ),
+    .testTarget(
+      name: "DiscoverSearchTests",
+      dependencies: ["DiscoverSearch", "SyntheticCorpus"],
+      path: "Tests/DiscoverSearchTests"
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

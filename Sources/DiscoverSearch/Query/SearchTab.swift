@@ -1,0 +1,24 @@
+/// The Discover search segments: which kinds of results a search returns.
+public enum SearchTab: String, Sendable, Hashable, Codable, CaseIterable {
+  /// A blend of every type: cards for strong user, hashtag and sound matches, videos after.
+  case top
+  /// Accounts only.
+  case users
+  /// Videos only.
+  case videos
+  /// Sounds only.
+  case sounds
+  /// Hashtags only.
+  case hashtags
+
+  /// The result types this tab shows.
+  public var resultTypes: [SearchResultType] {
+    switch self {
+    case .top: [.video, .user, .hashtag, .sound]
+    case .users: [.user]
+    case .videos: [.video]
+    case .sounds: [.sound]
+    case .hashtags: [.hashtag]
+    }
+  }
+}
