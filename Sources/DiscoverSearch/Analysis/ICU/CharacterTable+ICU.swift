@@ -1,0 +1,217 @@
+import CICU
+
+/// Per-code-point facts the tokenizer needs, read from ICU once and kept in flat tables.
+///
+/// ICU is slow to call per character, so the whole Basic Multilingual Plane is classified
+/// and folded once (about 65,000 calls, a few milliseconds) when the table is first used.
+/// Code points above U+FFFF (emoji, rare ideographs) ask ICU directly; they are rare in text.
+///
+/// Only files under `Analysis/ICU/` touch the `CICU` shim.
+struct CharacterTable: Sendable {
+  /// Flags of one code point, the `CICU_*` bits of the shim.
+  struct Flags: OptionSet, Sendable {
+    let rawValue: UInt16
+    static let letter = Flags(rawValue: UInt16(CICU_LETTER))
+    static let number = Flags(rawValue: UInt16(CICU_NUMBER))
+    static let mark = Flags(rawValue: UInt16(CICU_MARK))
+    static let uppercase = Flags(rawValue: UInt16(CICU_UPPERCASE))
+    static let space = Flags(rawValue: UInt16(CICU_SPACE))
+    static let pictographic = Flags(rawValue: UInt16(CICU_PICTOGRAPHIC))
+    static let dictionaryScript = Flags(rawValue: UInt16(CICU_DICTIONARY_SCRIPT))
+    static let cjScript = Flags(rawValue: UInt16(CICU_CJ_SCRIPT))
+    static let hangul = Flags(rawValue: UInt16(CICU_HANGUL))
+    static let diacritic = Flags(rawValue: UInt16(CICU_DIACRITIC))
+    static let contextFree = Flags(rawValue: UInt16(CICU_CONTEXT_FREE))
+
+    /// Letters, numbers and marks continue a word.
+    static let wordCharacter: Flags = [.letter, .number, .mark]
+  }
+
+  /// The shared table, built on first use (thread-safe lazy initialization of a global).
+  static let shared = CharacterTable()
+
+  /// Flags for U+0000 to U+FFFF.
+  private let bmpFlags: [UInt16]
+  /// For each BMP code point, the start of its folded UTF-8 bytes in `foldBytes`; the fold
+  /// of code point `c` is `foldBytes[foldStarts[c]..<foldStarts[c + 1]]`. Only meaningful
+  /// for code points flagged `contextFree`.
+  private let foldStarts: [UInt32]
+  private let foldBytes: [UInt8]
+
+  private init() {
+    var flags = [UInt16](repeating: 0, count: 0x10000)
+    var starts = [UInt32](repeating: 0, count: 0x10001)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(200_000)
+    var source = [UInt8](repeating: 0, count: 4)
+    var folded = [UInt8](repeating: 0, count: 64)
+    for codePoint in 0..<0x10000 {
+      starts[codePoint] = UInt32(bytes.count)
+      if codePoint >= 0xD800 && codePoint <= 0xDFFF { continue }
+      var value = UInt16(truncatingIfNeeded: cicu_classify(UInt32(codePoint)))
+      if codePoint < 0x80 {
+        // ASCII folds by lowercasing, inline in the tokenizer.
+        flags[codePoint] = value
+        continue
+      }
+      let sourceCount = UTF8Encoding.encode(UInt32(codePoint), into: &source)
+      let length = source.withUnsafeBufferPointer { sourcePointer in
+        folded.withUnsafeMutableBufferPointer { foldedPointer in
+          cicu_fold_utf8(
+            sourcePointer.baseAddress, Int32(sourceCount), foldedPointer.baseAddress,
+            Int32(foldedPointer.count))
+        }
+      }
+      if length >= 0 && value & UInt16(CICU_CONTEXT_FREE) != 0 {
+        let result = folded[0..<Int(length)]
+        if CharacterTable.foldStaysContextFree(result) {
+          bytes.append(contentsOf: result)
+        } else {
+          value &= ~UInt16(CICU_CONTEXT_FREE)
+        }
+      } else {
+        value &= ~UInt16(CICU_CONTEXT_FREE)
+      }
+      flags[codePoint] = value
+    }
+    starts[0x10000] = UInt32(bytes.count)
+    bmpFlags = flags
+    foldStarts = starts
+    foldBytes = bytes
+  }
+
+  /// A fold result can join its neighbours when it holds a combining mark or a conjoining
+  /// Hangul jamo (halfwidth katakana voicing marks and compatibility jamo fold to those);
+  /// such code points must be folded in context, by ICU.
+  private static func foldStaysContextFree(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let (codePoint, width) = UTF8Encoding.decode(bytes, at: index)
+      index += max(width, 1)
+      if codePoint >= 0x1100 && codePoint <= 0x11FF { return false }
+      if codePoint >= 0x3130 && codePoint <= 0x318F { return false }
+      if codePoint >= 0xA960 && codePoint <= 0xA97F { return false }
+      if codePoint >= 0xD7B0 && codePoint <= 0xD7FF { return false }
+      let flags = cicu_classify(codePoint)
+      if flags & CICU_MARK != 0 { return false }
+    }
+    return true
+  }
+
+  /// The flags of a code point.
+  @inline(__always)
+  func flags(_ codePoint: UInt32) -> Flags {
+    if codePoint < 0x10000 {
+      return Flags(rawValue: bmpFlags.withUnsafeBufferPointer { $0[Int(codePoint)] })
+    }
+    return Flags(rawValue: UInt16(truncatingIfNeeded: cicu_classify(codePoint)))
+  }
+
+  /// Appends the fold of a context-free BMP code point to `output`.
+  ///
+  /// - Precondition: `flags(codePoint)` contains `.contextFree` and `codePoint < 0x10000`.
+  @inline(__always)
+  func appendFold(of codePoint: UInt32, to output: inout [UInt8]) {
+    let index = Int(codePoint)
+    foldStarts.withUnsafeBufferPointer { starts in
+      let start = Int(starts[index])
+      let end = Int(starts[index + 1])
+      foldBytes.withUnsafeBufferPointer { bytes in
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      }
+    }
+  }
+}
+
+/// Folding of text that needs context (marks, jamo, scripts written with combining vowels).
+enum ContextualFolding {
+  /// Folds UTF-8 bytes with ICU (NFKC case folding, diacritics removed) and appends the
+  /// result. Returns `false` and appends nothing when ICU rejects the text.
+  ///
+  /// - Complexity: O(n) in the length of `source`.
+  static func appendFold(of source: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool
+  {
+    if source.isEmpty { return true }
+    var capacity = source.count * 3 + 16
+    while true {
+      let start = output.count
+      output.append(contentsOf: repeatElement(0, count: capacity))
+      let length = output.withUnsafeMutableBufferPointer { buffer in
+        cicu_fold_utf8(
+          source.baseAddress, Int32(source.count), buffer.baseAddress! + start, Int32(capacity))
+      }
+      if length >= 0 {
+        output.removeLast(capacity - Int(length))
+        return true
+      }
+      output.removeLast(capacity)
+      if length == Int32.min { return false }
+      capacity = Int(-length) + 16
+    }
+  }
+}
+
+/// Dictionary word breaks for Thai, Lao, Khmer, Myanmar, Chinese and Japanese runs.
+enum DictionaryWordBreaker {
+  /// The largest number of words taken from one run; longer runs are cut (a run this long
+  /// is not a title a person typed).
+  static let maximumWordsPerRun = 4096
+
+  /// Calls `body` with the byte range of each word in `text`, in order.
+  ///
+  /// - Complexity: O(n) in the length of `text`, in ICU's dictionary-based break iterator.
+  static func forEachWord(
+    in text: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ end: Int) -> Void
+  ) {
+    guard !text.isEmpty, text.count < Int(Int32.max) else { return }
+    let capacity = min(maximumWordsPerRun, text.count)
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity * 2) { buffer in
+      let starts = buffer.baseAddress!
+      let ends = starts + capacity
+      let count = cicu_word_segments(
+        text.baseAddress, Int32(text.count), starts, ends, Int32(capacity))
+      if count <= 0 { return }
+      for index in 0..<Int(count) {
+        body(Int(starts[index]), Int(ends[index]))
+      }
+    }
+  }
+}
+
+/// Unicode names of emoji, so that "fire" finds 🔥 and 🔥 finds "fire".
+enum EmojiNames {
+  /// Words too common in emoji names to help a search ("face with tears of joy").
+  private static let skippedWords: Set<String> = [
+    "with", "of", "and", "the", "a", "an", "in", "on", "for", "sign", "symbol",
+  ]
+
+  /// Name words (lowercased) of every pictographic code point, read from ICU once.
+  private static let table: [UInt32: [[UInt8]]] = {
+    var table: [UInt32: [[UInt8]]] = [:]
+    var buffer = [CChar](repeating: 0, count: 128)
+    // Extended_Pictographic lives in these ranges (Unicode 15 emoji data).
+    let ranges: [ClosedRange<UInt32>] = [
+      0x00A9...0x00AE, 0x203C...0x3299, 0x1F000...0x1FAFF,
+    ]
+    for range in ranges {
+      for codePoint in range where cicu_classify(codePoint) & CICU_PICTOGRAPHIC != 0 {
+        let length = buffer.withUnsafeMutableBufferPointer {
+          cicu_char_name(codePoint, $0.baseAddress, Int32($0.count))
+        }
+        guard length > 0 else { continue }
+        let name = String(decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let words = name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+          .map(String.init).filter { !skippedWords.contains($0) }
+        if !words.isEmpty {
+          table[codePoint] = words.map { Array($0.utf8) }
+        }
+      }
+    }
+    return table
+  }()
+
+  /// The name words of a pictographic code point (empty when it has none).
+  static func words(of codePoint: UInt32) -> [[UInt8]] {
+    table[codePoint] ?? []
+  }
+}

@@ -1,0 +1,337 @@
+extension Tokenizer {
+  /// Scans a run of Chinese or Japanese characters (Han, Hiragana, Katakana).
+  ///
+  /// These scripts have no spaces, and a dictionary splits a short query differently from
+  /// the title it came from (meilisearch#2091). So every pair of adjacent characters is a
+  /// term (the bigram indexing of Lucene's CJKBigramFilter), and a query's run becomes its
+  /// bigrams, all required: any run of two or more characters of a title finds the title
+  /// whatever the dictionary does. Documents also get ICU's dictionary words of one or of
+  /// three or more characters, so a lone character typed as a query finds its word.
+  mutating func scanCJRun(
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    position: inout UInt32
+  ) -> Int {
+    runOffsets.removeAll(keepingCapacity: true)
+    runSources.removeAll(keepingCapacity: true)
+    scratch.removeAll(keepingCapacity: true)
+    let table = self.table
+    var needsContext = false
+    var index = start
+    let end = text.count
+    while index < end, runOffsets.count < Tokenizer.maximumScriptRun {
+      if text[index] < 0x80 { break }
+      let (codePoint, width) = UTF8Encoding.decode(text, at: index)
+      let flags = table.flags(codePoint)
+      if !flags.contains(.cjScript) {
+        // A combining mark continues the character before it.
+        guard flags.contains(.mark), !runOffsets.isEmpty else { break }
+        needsContext = true
+        index += width
+        continue
+      }
+      runOffsets.append(scratch.count)
+      runSources.append(index)
+      if flags.contains(.contextFree) && codePoint < 0x10000 {
+        table.appendFold(of: codePoint, to: &scratch)
+      } else {
+        needsContext = true
+      }
+      index += width
+    }
+    runSources.append(index)
+    var sourcesAreExact = true
+    if needsContext {
+      // Fold in context (halfwidth katakana with voicing marks), then find the characters.
+      scratch.removeAll(keepingCapacity: true)
+      foldInContext(text, start..<index, removingApostrophes: false, into: &scratch)
+      runOffsets.removeAll(keepingCapacity: true)
+      var offset = 0
+      while offset < scratch.count {
+        runOffsets.append(offset)
+        offset += max(UTF8Encoding.decode(scratch, at: offset).1, 1)
+      }
+      sourcesAreExact = false
+    }
+    runOffsets.append(scratch.count)
+    let characterCount = runOffsets.count - 1
+    guard characterCount > 0 else { return max(index, start + 1) }
+
+    func source(_ first: Int, _ last: Int) -> Range<Int> {
+      sourcesAreExact ? runSources[first]..<runSources[last] : start..<index
+    }
+
+    if characterCount == 1 {
+      appendScratch(runOffsets[0]..<runOffsets[1], to: &stream)
+      emit(.cjWord, from: stream.bytes.count - (runOffsets[1] - runOffsets[0]), source: source(0, 1), position: position, into: &stream)
+      position &+= 1
+      return index
+    }
+    for first in 0..<(characterCount - 1) {
+      let outputStart = stream.bytes.count
+      appendScratch(runOffsets[first]..<runOffsets[first + 2], to: &stream)
+      emit(.cjBigram, from: outputStart, source: source(first, first + 2), position: position &+ UInt32(first), into: &stream)
+    }
+    if mode == .document {
+      let base = position
+      let offsets = runOffsets
+      scratch.withUnsafeBufferPointer { run in
+        DictionaryWordBreaker.forEachWord(in: run) { wordStart, wordEnd in
+          // Characters are few; find the word's first and last character by binary search.
+          let first = Tokenizer.lowerBound(of: wordStart, in: offsets)
+          let last = Tokenizer.lowerBound(of: wordEnd, in: offsets)
+          let length = last - first
+          guard length != 2, length > 0 else { return }
+          let outputStart = stream.bytes.count
+          stream.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run[wordStart..<wordEnd]))
+          emit(.cjWord, from: outputStart, source: source(first, last), position: base &+ UInt32(first), into: &stream)
+        }
+      }
+    }
+    position &+= UInt32(characterCount)
+    return index
+  }
+
+  private func appendScratch(_ range: Range<Int>, to stream: inout TokenStream) {
+    scratch.withUnsafeBufferPointer {
+      stream.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range]))
+    }
+  }
+
+  static func lowerBound(of value: Int, in sorted: [Int]) -> Int {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sorted[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// Scans a run of Thai, Lao, Khmer or Myanmar text, which is written without spaces
+  /// between words; ICU's dictionary break iterator finds the words.
+  mutating func scanDictionaryRun(
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    position: inout UInt32
+  ) -> Int {
+    var index = start
+    let end = text.count
+    while index < end, text[index] >= 0x80 {
+      let (codePoint, width) = UTF8Encoding.decode(text, at: index)
+      let flags = table.flags(codePoint)
+      guard flags.contains(.dictionaryScript) || flags.contains(.mark) else { break }
+      index += width
+    }
+    let run = UnsafeBufferPointer(rebasing: text[start..<index])
+    DictionaryWordBreaker.forEachWord(in: run) { wordStart, wordEnd in
+      let outputStart = stream.bytes.count
+      foldInContext(text, (start + wordStart)..<(start + wordEnd), removingApostrophes: false, into: &stream.bytes)
+      emit(.word, from: outputStart, source: (start + wordStart)..<(start + wordEnd), position: position, into: &stream)
+      position &+= 1
+    }
+    return max(index, start + 1)
+  }
+
+  /// Scans an emoji or emoji sequence.
+  ///
+  /// Skin tone modifiers (U+1F3FB to U+1F3FF), variation selectors, keycap marks and tag
+  /// characters are dropped, so 💃🏽 is 💃; a ZWJ sequence (👩‍🍳) stays one token. Documents
+  /// also get the Unicode name words of each emoji at the same position (🔥 also indexes
+  /// `fire`); a query emoji whose name is one word also matches that word.
+  mutating func scanEmoji(
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    position: inout UInt32
+  ) -> Int {
+    let outputStart = stream.bytes.count
+    let end = text.count
+    let (first, firstWidth) = UTF8Encoding.decode(text, at: start)
+    var index = start + firstWidth
+    if Emoji.isRegionalIndicator(first) {
+      // A flag is a pair of regional indicators; a lone one is not a token.
+      guard index < end else { return index }
+      let (second, secondWidth) = UTF8Encoding.decode(text, at: index)
+      guard Emoji.isRegionalIndicator(second) else { return index }
+      UTF8Encoding.append(first, to: &stream.bytes)
+      UTF8Encoding.append(second, to: &stream.bytes)
+      index += secondWidth
+      emit(.emoji, from: outputStart, source: start..<index, position: position, into: &stream)
+      position &+= 1
+      return index
+    }
+    var components: [UInt32] = [first]
+    UTF8Encoding.append(first, to: &stream.bytes)
+    while index < end {
+      let (codePoint, width) = UTF8Encoding.decode(text, at: index)
+      if Emoji.isIgnorable(codePoint) {
+        index += width
+        continue
+      }
+      if codePoint == 0x200D, index + width < end {
+        let (next, nextWidth) = UTF8Encoding.decode(text, at: index + width)
+        if table.flags(next).contains(.pictographic), components.count < 16 {
+          UTF8Encoding.append(0x200D, to: &stream.bytes)
+          UTF8Encoding.append(next, to: &stream.bytes)
+          components.append(next)
+          index += width + nextWidth
+          continue
+        }
+      }
+      break
+    }
+    let source = start..<index
+    emit(.emoji, from: outputStart, source: source, position: position, into: &stream)
+    switch mode {
+    case .document:
+      var seen: [UInt32] = []
+      for component in components where !seen.contains(component) {
+        seen.append(component)
+        for word in EmojiNames.words(of: component) {
+          let wordStart = stream.bytes.count
+          stream.bytes.append(contentsOf: word)
+          emit(.emojiName, from: wordStart, source: source, position: position, into: &stream)
+        }
+      }
+    case .query:
+      if components.count == 1 {
+        let words = EmojiNames.words(of: first)
+        if words.count == 1 {
+          let wordStart = stream.bytes.count
+          stream.bytes.append(contentsOf: words[0])
+          emit(.emojiName, from: wordStart, source: source, position: position, into: &stream)
+        }
+      }
+    }
+    position &+= 1
+    return index
+  }
+
+  /// Scans a URL: only the words of its host are kept (`https://www.instagram.com/x` gives
+  /// `instagram`), without `www` and the top-level domain. Paths and queries are unique per
+  /// link and would only fill the term dictionary.
+  mutating func scanURL(
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
+    into stream: inout TokenStream, position: inout UInt32
+  ) {
+    let host = URLScanner.hostRange(in: text, start..<end)
+    var labels: [Range<Int>] = []
+    var labelStart = host.lowerBound
+    for index in host where text[index] == UInt8(ascii: ".") {
+      labels.append(labelStart..<index)
+      labelStart = index + 1
+    }
+    labels.append(labelStart..<host.upperBound)
+    labels.removeAll { $0.isEmpty }
+    if labels.count >= 2 { labels.removeLast() }
+    if let first = labels.first, labels.count >= 2 || first.count == 3,
+      URLScanner.isWWW(text, first)
+    {
+      labels.removeFirst()
+    }
+    for label in labels {
+      let slice = UnsafeBufferPointer(rebasing: text[label])
+      var index = 0
+      while index < slice.count {
+        if startsTagBody(slice, at: index) {
+          let tokenCount = stream.tokens.count
+          let savedBase = sourceBase
+          sourceBase += label.lowerBound
+          index = scanWord(slice, from: index, into: &stream, position: &position)
+          sourceBase = savedBase
+          if stream.tokens.count > tokenCount { stream.tokens[tokenCount].kind = .urlPart }
+        } else {
+          index += 1
+        }
+      }
+    }
+  }
+}
+
+/// Code point classes of emoji sequences (Unicode Technical Standard #51).
+enum Emoji {
+  @inline(__always)
+  static func isRegionalIndicator(_ codePoint: UInt32) -> Bool {
+    codePoint >= 0x1F1E6 && codePoint <= 0x1F1FF
+  }
+
+  /// Parts of an emoji sequence that do not change what it depicts for search: variation
+  /// selectors, skin tone modifiers, the keycap mark and tag characters.
+  @inline(__always)
+  static func isIgnorable(_ codePoint: UInt32) -> Bool {
+    codePoint == 0xFE0F || codePoint == 0xFE0E || codePoint == 0x20E3
+      || (codePoint >= 0x1F3FB && codePoint <= 0x1F3FF)
+      || (codePoint >= 0xE0020 && codePoint <= 0xE007F)
+  }
+}
+
+/// Finds URLs in text, on ASCII bytes.
+enum URLScanner {
+  private static let prefixes: [[UInt8]] = ["http://", "https://", "www."].map { Array($0.utf8) }
+
+  /// If a URL starts at `index`, returns the offset just past it.
+  static func urlEnd(in text: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+    let first = text[index] | 0x20
+    guard first == UInt8(ascii: "h") || first == UInt8(ascii: "w") else { return nil }
+    var matched = false
+    for prefix in prefixes where index + prefix.count < text.count {
+      var isMatch = true
+      for (offset, byte) in prefix.enumerated() {
+        let candidate = text[index + offset]
+        let folded = candidate >= 0x41 && candidate <= 0x5A ? candidate | 0x20 : candidate
+        if folded != byte {
+          isMatch = false
+          break
+        }
+      }
+      if isMatch {
+        matched = true
+        break
+      }
+    }
+    guard matched else { return nil }
+    var end = index
+    while end < text.count {
+      let byte = text[end]
+      if byte <= 0x20 || byte == 0x22 || byte == 0x27 || byte == 0x3C || byte == 0x3E
+        || byte == 0x28 || byte == 0x29 || byte == 0x5B || byte == 0x5D || byte == 0x7B
+        || byte == 0x7D || byte == 0x7C || byte == 0x5C || byte == 0x5E || byte == 0x60
+      {
+        break
+      }
+      end += 1
+    }
+    return end
+  }
+
+  /// The host of a URL: after the scheme and any user info, before the port, path, query
+  /// or fragment.
+  static func hostRange(in text: UnsafeBufferPointer<UInt8>, _ url: Range<Int>) -> Range<Int> {
+    var start = url.lowerBound
+    var index = url.lowerBound
+    while index + 2 < url.upperBound {
+      if text[index] == UInt8(ascii: ":") && text[index + 1] == UInt8(ascii: "/")
+        && text[index + 2] == UInt8(ascii: "/")
+      {
+        start = index + 3
+        break
+      }
+      if text[index] == UInt8(ascii: "/") { break }
+      index += 1
+    }
+    var end = start
+    while end < url.upperBound {
+      let byte = text[end]
+      if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+        || byte == UInt8(ascii: ":")
+      {
+        break
+      }
+      if byte == UInt8(ascii: "@") { start = end + 1 }
+      end += 1
+    }
+    return start..<max(start, end)
+  }
+
+  static func isWWW(_ text: UnsafeBufferPointer<UInt8>, _ label: Range<Int>) -> Bool {
+    guard label.count == 3 else { return false }
+    return label.allSatisfy { text[$0] | 0x20 == UInt8(ascii: "w") }
+  }
+}
