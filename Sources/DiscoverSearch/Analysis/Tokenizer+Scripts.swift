@@ -234,8 +234,11 @@ extension Tokenizer {
           let tokenCount = stream.tokens.count
           let savedBase = sourceBase
           sourceBase += label.lowerBound
-          index = scanWord(slice, from: index, into: &stream, position: &position)
+          let next = scanWord(slice, from: index, into: &stream, position: &position)
           sourceBase = savedBase
+          // A letter scanWord does not take (a Chinese character in an international
+          // domain name) is skipped, so the scan always moves on.
+          index = next > index ? next : index + max(UTF8Encoding.decode(slice, at: index).1, 1)
           if stream.tokens.count > tokenCount { stream.tokens[tokenCount].kind = .urlPart }
         } else {
           index += 1

@@ -88,6 +88,11 @@ struct Tokenizer {
       }
       let (codePoint, width) = UTF8Encoding.decode(text, at: index)
       let flags = table.flags(codePoint)
+      let before = index
+      defer {
+        // Every scanner consumes what it starts on; this keeps the scan moving regardless.
+        if index <= before { index = before + max(width, 1) }
+      }
       if flags.contains(.cjScript) {
         index = scanCJRun(text, from: index, into: &stream, position: &position)
         previousIsWord = true

@@ -1,0 +1,168 @@
+/// An interning table of byte strings: each distinct string gets a dense id (0, 1, 2, ...).
+///
+/// Strings live back to back in one arena; lookups hash the bytes and probe an
+/// open-addressing table of ids (linear probing, load factor at most 1/2). Used for the term
+/// dictionary and for document ids, where a `[String: Int]` would cost an allocation and
+/// several pointers per entry.
+struct ByteStringTable: Sendable {
+  /// The bytes of every string, back to back.
+  private(set) var arena: [UInt8] = []
+  /// `starts[id]..<starts[id + 1]` is the string `id` in `arena`.
+  private(set) var starts: [UInt32] = [0]
+  /// Open-addressing slots holding `id + 1`, or 0 when empty. Capacity is a power of two.
+  private(set) var slots: [UInt32]
+  private var mask: Int
+
+  /// The number of distinct strings.
+  var count: Int { starts.count - 1 }
+
+  init(capacity: Int = 1024) {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    slots = [UInt32](repeating: 0, count: size)
+    mask = size - 1
+  }
+
+  /// Rebuilds a table from its arena and starts (as read from disk).
+  init(arena: [UInt8], starts: [UInt32]) {
+    self.init(capacity: max(starts.count - 1, 1))
+    self.arena = arena
+    self.starts = starts
+    for id in 0..<(starts.count - 1) {
+      let hash = Self.hash(of: id, arena: arena, starts: starts)
+      var slot = hash & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = UInt32(id + 1)
+    }
+  }
+
+  /// Restores a table saved with its slots, or returns `nil` when the parts are
+  /// inconsistent (a damaged file).
+  init?(arena: [UInt8], starts: [UInt32], slots: [UInt32]) {
+    guard let first = starts.first, first == 0, Int(starts.last!) == arena.count,
+      slots.count >= 16, slots.count & (slots.count - 1) == 0, slots.count >= 2 * (starts.count - 1)
+    else { return nil }
+    for index in 1..<starts.count where starts[index] < starts[index - 1] { return nil }
+    let count = UInt32(starts.count - 1)
+    for slot in slots where slot > count { return nil }
+    self.arena = arena
+    self.starts = starts
+    self.slots = slots
+    mask = slots.count - 1
+  }
+
+  /// Hashes bytes eight at a time with the multiply-rotate mix of FxHash (rustc-hash, after
+  /// Firefox's hasher), then a final avalanche (the MurmurHash3 64-bit finalizer).
+  @inline(__always)
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let seed: UInt64 = 0x517c_c1b7_2722_0a95
+    var hash = UInt64(truncatingIfNeeded: bytes.count) &* seed
+    var offset = 0
+    let count = bytes.count
+    while offset + 8 <= count {
+      let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      hash = ((hash << 5) | (hash >> 59) ^ word) &* seed
+      offset += 8
+    }
+    if offset < count {
+      var word: UInt64 = 0
+      var shift: UInt64 = 0
+      while offset < count {
+        word |= UInt64(bytes[offset]) << shift
+        shift += 8
+        offset += 1
+      }
+      hash = ((hash << 5) | (hash >> 59) ^ word) &* seed
+    }
+    hash ^= hash >> 33
+    hash &*= 0xff51_afd7_ed55_8ccd
+    hash ^= hash >> 33
+    return Int(truncatingIfNeeded: hash)
+  }
+
+  private static func hash(of id: Int, arena: [UInt8], starts: [UInt32]) -> Int {
+    arena.withUnsafeBytes { raw in
+      hash(UnsafeRawBufferPointer(rebasing: raw[Int(starts[id])..<Int(starts[id + 1])]))
+    }
+  }
+
+  /// The id of `key`, if present.
+  ///
+  /// - Complexity: O(length of `key`) expected.
+  @inline(__always)
+  func find(_ key: UnsafeRawBufferPointer) -> UInt32? {
+    var slot = Self.hash(key) & mask
+    return slots.withUnsafeBufferPointer { slots in
+      starts.withUnsafeBufferPointer { starts in
+        arena.withUnsafeBytes { arena in
+          while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            let id = Int(entry - 1)
+            let start = Int(starts[id])
+            let length = Int(starts[id + 1]) - start
+            if length == key.count
+              && (length == 0 || memcmp(arena.baseAddress! + start, key.baseAddress!, length) == 0)
+            {
+              return UInt32(id)
+            }
+            slot = (slot + 1) & mask
+          }
+        }
+      }
+    }
+  }
+
+  /// The id of `key`, adding it if it is new.
+  ///
+  /// - Complexity: O(length of `key`) amortized.
+  @inline(__always)
+  mutating func intern(_ key: UnsafeRawBufferPointer) -> (id: UInt32, isNew: Bool) {
+    if let id = find(key) { return (id, false) }
+    let id = UInt32(count)
+    arena.append(contentsOf: key)
+    starts.append(UInt32(arena.count))
+    if count * 2 > slots.count { grow() }
+    var slot = Self.hash(key) & mask
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = id + 1
+    return (id, true)
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    var newSlots = [UInt32](repeating: 0, count: size)
+    let newMask = size - 1
+    for id in 0..<count {
+      var slot = Self.hash(of: id, arena: arena, starts: starts) & newMask
+      while newSlots[slot] != 0 { slot = (slot + 1) & newMask }
+      newSlots[slot] = UInt32(id + 1)
+    }
+    slots = newSlots
+    mask = newMask
+  }
+
+  /// Calls `body` with the bytes of string `id`.
+  @inline(__always)
+  func withBytes<R>(of id: UInt32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let start = Int(starts[Int(id)])
+    let end = Int(starts[Int(id) + 1])
+    return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+  }
+
+  /// String `id` decoded as UTF-8.
+  func string(_ id: UInt32) -> String {
+    withBytes(of: id) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Bytes held: arena, starts and slots.
+  var memoryBytes: Int { arena.capacity + starts.capacity * 4 + slots.capacity * 4 }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif

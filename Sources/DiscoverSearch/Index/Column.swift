@@ -1,0 +1,219 @@
+/// Memory that a ``Column`` views; freed when the last column viewing it goes away.
+final class ColumnStorage: @unchecked Sendable {
+  // Invariant that makes this Sendable: the bytes are written only before the storage is
+  // shared (while building a column or reading an index file) and never after.
+  let base: UnsafeMutableRawPointer
+  let byteCount: Int
+
+  init(byteCount: Int, alignment: Int = 16) {
+    self.byteCount = byteCount
+    base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: alignment)
+  }
+
+  deinit {
+    base.deallocate()
+  }
+}
+
+/// An immutable contiguous array of plain values, shared by reference.
+///
+/// Snapshots keep their postings, norms and columns in these so that query code reads them
+/// through stable pointers, without nested `withUnsafeBufferPointer` closures, and so that a
+/// whole index file read into one buffer is used in place. This is the one place the index
+/// holds raw pointers; every access is bounds-checked in debug builds.
+struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
+  // Invariant that makes this Sendable: `base` points into `storage`, which is immutable
+  // once a column exists and lives as long as any column viewing it.
+  private let storage: ColumnStorage
+  /// The first element.
+  let base: UnsafePointer<Element>
+  /// The number of elements.
+  let count: Int
+
+  /// Copies an array into a new column.
+  init(_ array: [Element]) {
+    let stride = MemoryLayout<Element>.stride
+    storage = ColumnStorage(byteCount: array.count * stride, alignment: 16)
+    let typed = storage.base.bindMemory(to: Element.self, capacity: max(array.count, 1))
+    array.withUnsafeBufferPointer { source in
+      if let sourceBase = source.baseAddress {
+        typed.update(from: sourceBase, count: array.count)
+      }
+    }
+    base = UnsafePointer(typed)
+    count = array.count
+  }
+
+  /// Views `count` elements at `byteOffset` of `storage` (which must be suitably aligned).
+  init(storage: ColumnStorage, byteOffset: Int, count: Int) {
+    precondition(byteOffset % MemoryLayout<Element>.alignment == 0, "misaligned column")
+    precondition(byteOffset + count * MemoryLayout<Element>.stride <= storage.byteCount)
+    self.storage = storage
+    base = UnsafePointer(
+      (storage.base + byteOffset).bindMemory(to: Element.self, capacity: max(count, 1)))
+    self.count = count
+  }
+
+  /// An empty column.
+  init() {
+    self.init([])
+  }
+
+  @inline(__always)
+  subscript(index: Int) -> Element {
+    assert(index >= 0 && index < count, "column index \(index) out of 0..<\(count)")
+    return base[index]
+  }
+
+  /// The bytes the elements take.
+  var byteCount: Int { count * MemoryLayout<Element>.stride }
+
+  /// The elements as a buffer.
+  var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// The elements copied into an array.
+  var array: [Element] { Array(buffer) }
+}
+
+/// Strings stored back to back as UTF-8, with `count + 1` offsets.
+struct StringColumn: Sendable {
+  var bytes: Column<UInt8>
+  var offsets: Column<UInt32>
+
+  /// The number of strings.
+  var count: Int { offsets.count - 1 }
+
+  init(bytes: Column<UInt8>, offsets: Column<UInt32>) {
+    self.bytes = bytes
+    self.offsets = offsets
+  }
+
+  /// String `index`.
+  func string(at index: Int) -> String {
+    let start = Int(offsets[index])
+    let end = Int(offsets[index + 1])
+    return String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: end - start), as: UTF8.self)
+  }
+
+  /// The UTF-8 bytes of string `index`.
+  @inline(__always)
+  func utf8(at index: Int) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(offsets[index])
+    let end = Int(offsets[index + 1])
+    return UnsafeBufferPointer(start: bytes.base + start, count: end - start)
+  }
+
+  var byteCount: Int { bytes.byteCount + offsets.byteCount }
+}
+
+/// Builds a ``StringColumn``.
+struct StringColumnBuilder: Sendable {
+  var bytes: [UInt8] = []
+  var offsets: [UInt32] = [0]
+
+  mutating func append(_ string: String?) {
+    if let string {
+      var string = string
+      string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+    offsets.append(UInt32(truncatingIfNeeded: bytes.count))
+  }
+
+  var count: Int { offsets.count - 1 }
+
+  func build() -> StringColumn {
+    StringColumn(bytes: Column(bytes), offsets: Column(offsets))
+  }
+}
+
+/// Thumbnail URLs, stored as a template and the document's id when the URL contains it.
+///
+/// CDN URLs differ only in the id (`https://cdn.example.com/t/v123.jpg`), so storing
+/// `https://cdn.example.com/t/{id}.jpg` once and a two-byte template number per document
+/// saves tens of bytes per video; other URLs are stored whole.
+struct URLColumn: Sendable {
+  /// Template number per document: `none`, `literal`, or an index into `templates`.
+  var templateIndexes: Column<UInt16>
+  /// Prefix and suffix around the id, per template, as strings `2t` and `2t + 1`.
+  var templates: StringColumn
+  /// Whole URLs for documents whose template index is `literal` (empty strings otherwise).
+  var literals: StringColumn
+
+  static let none: UInt16 = 0xFFFF
+  static let literal: UInt16 = 0xFFFE
+  /// At most this many templates; further URL shapes are stored whole.
+  static let maximumTemplates = 4096
+
+  /// The URL of document `index`, whose id is `id`.
+  func url(at index: Int, id: String) -> String? {
+    let template = templateIndexes[index]
+    switch template {
+    case URLColumn.none: return nil
+    case URLColumn.literal: return literals.string(at: index)
+    default:
+      return templates.string(at: Int(template) * 2) + id + templates.string(at: Int(template) * 2 + 1)
+    }
+  }
+
+  var byteCount: Int { templateIndexes.byteCount + templates.byteCount + literals.byteCount }
+}
+
+/// Builds a ``URLColumn``.
+struct URLColumnBuilder: Sendable {
+  private var templateIndexes: [UInt16] = []
+  private var templates = StringColumnBuilder()
+  private var templateNumbers: [String: UInt16] = [:]
+  private var literals = StringColumnBuilder()
+
+  mutating func append(_ url: String?, id: String) {
+    guard let url else {
+      templateIndexes.append(URLColumn.none)
+      literals.append(nil)
+      return
+    }
+    if let (prefix, suffix) = URLColumnBuilder.split(url, around: id) {
+      let key = prefix + "\u{0}" + suffix
+      if let number = templateNumbers[key] {
+        templateIndexes.append(number)
+        literals.append(nil)
+        return
+      }
+      if templateNumbers.count < URLColumn.maximumTemplates {
+        let number = UInt16(templateNumbers.count)
+        templateNumbers[key] = number
+        templates.append(prefix)
+        templates.append(suffix)
+        templateIndexes.append(number)
+        literals.append(nil)
+        return
+      }
+    }
+    templateIndexes.append(URLColumn.literal)
+    literals.append(url)
+  }
+
+  /// The text before and after the last occurrence of `id` in `url`, found on UTF-8 bytes.
+  private static func split(_ url: String, around id: String) -> (String, String)? {
+    let urlBytes = Array(url.utf8)
+    let idBytes = Array(id.utf8)
+    guard !idBytes.isEmpty, idBytes.count <= urlBytes.count else { return nil }
+    let last = urlBytes.count - idBytes.count
+    var start = last
+    // Search from the end: ids sit near the end of CDN paths.
+    while start >= 0 {
+      if urlBytes[start] == idBytes[0] && urlBytes[start..<(start + idBytes.count)].elementsEqual(idBytes) {
+        let prefix = String(decoding: urlBytes[..<start], as: UTF8.self)
+        let suffix = String(decoding: urlBytes[(start + idBytes.count)...], as: UTF8.self)
+        return (prefix, suffix)
+      }
+      start -= 1
+    }
+    return nil
+  }
+
+  func build() -> URLColumn {
+    URLColumn(
+      templateIndexes: Column(templateIndexes), templates: templates.build(),
+      literals: literals.build())
+  }
+}

@@ -1,0 +1,169 @@
+/// The searchable part of one content type: postings, field lengths, ids and display text.
+struct TypePartition: Sendable {
+  let type: SearchResultType
+  /// The number of documents of this type.
+  let documentCount: Int
+  let postings: TypePostings
+  /// Field length codes (``FieldLength``), `documentCount * fieldCount`, document-major.
+  let norms: Column<UInt8>
+  /// Average length of each field over the type's documents (for BM25 normalization).
+  let averageFieldLengths: [Float]
+  /// The caller's ids.
+  let ids: StringColumn
+  /// The text shown as the result title: video title, username, hashtag name, sound title.
+  let titles: StringColumn
+  /// `FieldLength.inverseNormalization` of each field, 256 values per field: derived from
+  /// `b` and the average lengths, not stored on disk.
+  let inverseNormalization: Column<Float>
+
+  init(
+    type: SearchResultType, documentCount: Int, postings: TypePostings, norms: Column<UInt8>,
+    averageFieldLengths: [Float], ids: StringColumn, titles: StringColumn,
+    configuration: IndexConfiguration
+  ) {
+    self.type = type
+    self.documentCount = documentCount
+    self.postings = postings
+    self.norms = norms
+    self.averageFieldLengths = averageFieldLengths
+    self.ids = ids
+    self.titles = titles
+    var tables: [Float] = []
+    for (slot, field) in SearchField.fields(of: type).enumerated() {
+      tables += FieldLength.inverseNormalization(
+        b: configuration.b(for: field), averageLength: averageFieldLengths[slot])
+    }
+    inverseNormalization = Column(tables)
+  }
+
+  var fieldCount: Int { postings.fieldCount }
+
+  var byteCount: Int {
+    postings.byteCount + norms.byteCount + ids.byteCount + titles.byteCount
+      + averageFieldLengths.count * 4
+  }
+}
+
+/// Per-video values.
+struct VideoColumns: Sendable {
+  let viewCounts: Column<Int>
+  let likeCounts: Column<Int>
+  /// Seconds since 1970, or `Int64.min` when unknown.
+  let createdAt: Column<Int64>
+  /// The creator's user ``DocID``, or `UInt32.max` when there is none or it is unknown.
+  let creators: Column<UInt32>
+  /// The sound's ``DocID``, or `UInt32.max`.
+  let sounds: Column<UInt32>
+  let thumbnails: URLColumn
+  /// Creator and sound ids that name no document in the index, kept so results still
+  /// report them: the video, whether it is the creator (0) or sound (1), and the id.
+  let unresolvedReferences: [UnresolvedReference]
+
+  var byteCount: Int {
+    viewCounts.byteCount + likeCounts.byteCount + createdAt.byteCount + creators.byteCount
+      + sounds.byteCount + thumbnails.byteCount + unresolvedReferences.count * 24
+  }
+}
+
+/// A video's creator or sound id that names no document.
+struct UnresolvedReference: Sendable, Hashable {
+  var video: UInt32
+  var isSound: Bool
+  var id: String
+}
+
+/// Per-user values.
+struct UserColumns: Sendable {
+  let followerCounts: Column<Int>
+  /// How many videos in the index this user created.
+  let videoCounts: Column<UInt32>
+  let isVerified: Column<UInt8>
+  let displayNames: StringColumn
+
+  var byteCount: Int {
+    followerCounts.byteCount + videoCounts.byteCount + isVerified.byteCount
+      + displayNames.byteCount
+  }
+}
+
+/// Per-hashtag values.
+struct HashtagColumns: Sendable {
+  let viewCounts: Column<Int>
+  let videoCounts: Column<Int>
+
+  var byteCount: Int { viewCounts.byteCount + videoCounts.byteCount }
+}
+
+/// Per-sound values.
+struct SoundColumns: Sendable {
+  let videoCounts: Column<Int>
+  let artists: StringColumn
+
+  var byteCount: Int { videoCounts.byteCount + artists.byteCount }
+}
+
+/// An immutable, searchable state of the index, published by a commit.
+///
+/// Readers take a reference to the current snapshot and search it without locks; a commit
+/// builds a new snapshot and swaps it in, so a query never sees a half-applied commit
+/// (Lucene's `SearcherManager`, Tantivy's `Searcher`).
+final class IndexSnapshot: Sendable {
+  let configuration: IndexConfiguration
+  /// The term dictionary, shared by all types.
+  let terms: ByteStringTable
+  /// One partition per ``SearchResultType``, in `SearchResultType.index` order.
+  let partitions: [TypePartition]
+  let videos: VideoColumns
+  let users: UserColumns
+  let hashtags: HashtagColumns
+  let sounds: SoundColumns
+  /// Every document id, mapped to its location (type in the top 2 bits, ``DocID`` below).
+  let documentIDs: ByteStringTable
+  let documentLocations: Column<UInt32>
+
+  init(
+    configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
+    videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns,
+    documentIDs: ByteStringTable, documentLocations: Column<UInt32>
+  ) {
+    self.configuration = configuration
+    self.terms = terms
+    self.partitions = partitions
+    self.videos = videos
+    self.users = users
+    self.hashtags = hashtags
+    self.sounds = sounds
+    self.documentIDs = documentIDs
+    self.documentLocations = documentLocations
+  }
+
+  /// An index with no documents.
+  static func makeEmpty(configuration: IndexConfiguration = IndexConfiguration()) -> IndexSnapshot {
+    // An empty writer builds an empty snapshot; it cannot fail.
+    (try? IndexWriter(configuration: configuration).makeSnapshot())!
+  }
+
+  /// The partition of a type.
+  @inline(__always)
+  func partition(_ type: SearchResultType) -> TypePartition { partitions[type.index] }
+
+  /// The number of documents of every type.
+  var documentCount: Int { partitions.reduce(0) { $0 + $1.documentCount } }
+
+  /// The bytes the index holds in memory: postings, dictionary, columns, stored text.
+  var memoryBytes: Int {
+    partitions.reduce(0) { $0 + $1.byteCount } + terms.memoryBytes + videos.byteCount
+      + users.byteCount + hashtags.byteCount + sounds.byteCount + documentIDs.memoryBytes
+      + documentLocations.byteCount
+  }
+
+  /// Where the document with `id` is.
+  func location(ofID id: String) -> (type: SearchResultType, document: DocID)? {
+    var id = id
+    guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
+      return nil
+    }
+    let packed = documentLocations[Int(entry)]
+    return (SearchResultType.allCases[Int(packed >> 30)], DocID(packed & ((1 << 30) - 1)))
+  }
+}

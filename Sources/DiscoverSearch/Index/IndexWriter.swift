@@ -1,0 +1,273 @@
+import Foundation
+
+/// Collects documents and builds searchable snapshots of them.
+///
+/// A writer is owned by one task. Add documents with ``add(_:)-(Document)``, then
+/// ``commit()`` to publish everything added so far to the ``DiscoverIndex`` the writer came
+/// from; readers keep searching the previous snapshot until the new one is swapped in.
+///
+/// Adding analyzes the document at once (tokens become term ids and postings entries);
+/// committing inverts the entries into compressed posting lists. A commit rebuilds the
+/// whole snapshot from everything the writer holds, so it costs time proportional to the
+/// collection, not to what changed since the last commit.
+public struct IndexWriter {
+  /// The settings the index is built with.
+  public let configuration: IndexConfiguration
+  /// The index ``commit()`` publishes to.
+  let target: DiscoverIndex?
+
+  var terms = ByteStringTable(capacity: 1 << 16)
+  /// Occurrences of each term as a word of running text (titles, descriptions, names), the
+  /// vocabulary hashtags are split with.
+  var plainWordCounts: [UInt32] = []
+  var totalPlainWords = 0
+  var documentIDs = ByteStringTable(capacity: 1 << 12)
+  var documentLocations: [UInt32] = []
+  var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
+  var tokenizer = Tokenizer(mode: .document)
+  var stream = TokenStream()
+
+  // Video values.
+  var videoViews: [Int] = []
+  var videoLikes: [Int] = []
+  var videoCreatedAt: [Int64] = []
+  var videoCreatorIDs: [String?] = []
+  var videoSoundIDs: [String?] = []
+  var videoThumbnails = URLColumnBuilder()
+  // User values, and the terms a user's videos get in their creator field.
+  var userFollowers: [Int] = []
+  var userVerified: [UInt8] = []
+  var userDisplayNames = StringColumnBuilder()
+  var userCreatorTerms: [UInt64] = []
+  var userCreatorTermStarts: [UInt32] = [0]
+  // Hashtag and sound values.
+  var hashtagViews: [Int] = []
+  var hashtagVideos: [Int] = []
+  var soundVideos: [Int] = []
+  var soundArtists = StringColumnBuilder()
+
+  /// Creates a writer whose snapshots are not published anywhere (see ``makeIndex()``).
+  public init(configuration: IndexConfiguration = IndexConfiguration()) {
+    self.configuration = configuration
+    target = nil
+  }
+
+  init(target: DiscoverIndex, configuration: IndexConfiguration) {
+    self.configuration = configuration
+    self.target = target
+  }
+
+  /// The number of documents added.
+  public var documentCount: Int { documentLocations.count }
+
+  /// Adds a document of any type.
+  ///
+  /// - Throws: ``SearchError/Code/invalidDocument`` when the id is empty or already used, or
+  ///   a count is negative. The writer is unchanged when it throws.
+  /// - Complexity: O(n) in the length of the document's text.
+  public mutating func add(_ document: Document) throws {
+    switch document {
+    case .video(let video): try add(video)
+    case .user(let user): try add(user)
+    case .hashtag(let hashtag): try add(hashtag)
+    case .sound(let sound): try add(sound)
+    }
+  }
+
+  /// Adds a video; see ``add(_:)-(Document)``.
+  public mutating func add(_ video: Video) throws {
+    try Self.checkCounts(video.id, [("viewCount", video.viewCount), ("likeCount", video.likeCount)])
+    let document = try register(video.id, type: .video)
+    let builder = SearchResultType.video.index
+    index(video.title, field: 0, document: document, builder: builder)
+    index(video.description, field: 1, document: document, builder: builder)
+    var position: UInt32 = 0
+    stream.removeAll()
+    for tag in video.hashtags {
+      position = tokenizer.tokenizeTag(tag, kind: .hashtag, into: &stream, firstPosition: position)
+    }
+    appendStream(field: 2, document: document, builder: builder, length: position)
+    // The creator field (3) is filled at commit, when every user is known.
+    builders[builder].norms.append(0)
+    builders[builder].ids.append(video.id)
+    builders[builder].titles.append(video.title)
+    videoViews.append(video.viewCount)
+    videoLikes.append(video.likeCount)
+    videoCreatedAt.append(video.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64.min)
+    videoCreatorIDs.append(video.creator)
+    videoSoundIDs.append(video.sound)
+    videoThumbnails.append(video.thumbnailURL, id: video.id)
+  }
+
+  /// Adds a user; see ``add(_:)-(Document)``.
+  public mutating func add(_ user: User) throws {
+    try Self.checkCounts(user.id, [("followerCount", user.followerCount)])
+    let document = try register(user.id, type: .user)
+    let builder = SearchResultType.user.index
+    stream.removeAll()
+    let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: &stream)
+    // Remember the username's terms for the creator field of the user's videos.
+    let usernameTokens = stream.tokens.count
+    appendStream(field: 0, document: document, builder: builder, length: usernameLength)
+    var creatorTerms = recentTerms(count: usernameTokens, positionOffset: 0)
+    stream.removeAll()
+    let nameLength = tokenizer.tokenize(user.displayName ?? "", into: &stream)
+    let nameTokens = stream.tokens.count
+    appendStream(field: 1, document: document, builder: builder, length: nameLength)
+    creatorTerms += recentTerms(count: nameTokens, positionOffset: usernameLength)
+    index(user.bio, field: 2, document: document, builder: builder)
+    userCreatorTerms.append(contentsOf: creatorTerms)
+    userCreatorTermStarts.append(UInt32(userCreatorTerms.count))
+    builders[builder].ids.append(user.id)
+    builders[builder].titles.append(user.username)
+    userFollowers.append(user.followerCount)
+    userVerified.append(user.isVerified ? 1 : 0)
+    userDisplayNames.append(user.displayName)
+  }
+
+  /// Adds a hashtag; see ``add(_:)-(Document)``.
+  public mutating func add(_ hashtag: Hashtag) throws {
+    try Self.checkCounts(
+      hashtag.id, [("viewCount", hashtag.viewCount), ("videoCount", hashtag.videoCount)])
+    let document = try register(hashtag.id, type: .hashtag)
+    let builder = SearchResultType.hashtag.index
+    stream.removeAll()
+    let length = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: &stream)
+    appendStream(field: 0, document: document, builder: builder, length: length)
+    index(hashtag.description, field: 1, document: document, builder: builder)
+    builders[builder].ids.append(hashtag.id)
+    builders[builder].titles.append(hashtag.name)
+    hashtagViews.append(hashtag.viewCount)
+    hashtagVideos.append(hashtag.videoCount)
+  }
+
+  /// Adds a sound; see ``add(_:)-(Document)``.
+  public mutating func add(_ sound: Sound) throws {
+    try Self.checkCounts(sound.id, [("videoCount", sound.videoCount)])
+    let document = try register(sound.id, type: .sound)
+    let builder = SearchResultType.sound.index
+    index(sound.title, field: 0, document: document, builder: builder)
+    index(sound.artist, field: 1, document: document, builder: builder)
+    builders[builder].ids.append(sound.id)
+    builders[builder].titles.append(sound.title)
+    soundVideos.append(sound.videoCount)
+    soundArtists.append(sound.artist)
+  }
+
+  /// Builds a snapshot of everything added so far and publishes it to the index this
+  /// writer came from.
+  ///
+  /// - Throws: ``SearchError/Code/invalidArgument`` if the writer was not made by
+  ///   ``DiscoverIndex/makeWriter()``, or the collection is too large for one index.
+  /// - Complexity: O(t log t) in the number of tokens added (a counting sort and encoding).
+  public func commit() throws {
+    guard let target else {
+      throw SearchError(
+        .invalidArgument,
+        "this writer belongs to no index; use DiscoverIndex.makeWriter(), or makeIndex()")
+    }
+    target.publish(try makeSnapshot())
+  }
+
+  /// Builds a new, independent index of everything added so far.
+  ///
+  /// - Complexity: as ``commit()``.
+  public func makeIndex() throws -> DiscoverIndex {
+    DiscoverIndex(snapshot: try makeSnapshot())
+  }
+
+  // MARK: - Adding
+
+  private static func checkCounts(_ id: String, _ counts: [(String, Int)]) throws {
+    for (name, value) in counts where value < 0 {
+      throw SearchError(
+        .invalidDocument, "document \"\(id)\": \(name) is \(value); counts must be 0 or more")
+    }
+  }
+
+  /// Gives a new document its ``DocID`` within its type.
+  private mutating func register(_ id: String, type: SearchResultType) throws -> UInt32 {
+    guard !id.isEmpty else {
+      throw SearchError(.invalidDocument, "a \(type.rawValue) has an empty id; every document needs a unique, non-empty id")
+    }
+    let document = UInt32(builders[type.index].documentCount)
+    guard document < 1 << 30 else {
+      throw SearchError(.invalidArgument, "an index holds at most 2^30 documents of one type")
+    }
+    var id = id
+    let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
+    guard isNew else {
+      let existing = SearchResultType.allCases[Int(documentLocations[Int(entry)] >> 30)]
+      throw SearchError(
+        .invalidDocument,
+        "duplicate id \"\(id)\" (already used by a \(existing.rawValue)); ids must be unique across all types")
+    }
+    documentLocations.append(UInt32(type.index) << 30 | document)
+    builders[type.index].documentCount += 1
+    return document
+  }
+
+  /// Tokenizes `text` into field `field` of `document`.
+  private mutating func index(_ text: String?, field: Int, document: UInt32, builder: Int) {
+    stream.removeAll()
+    let length = tokenizer.tokenize(text ?? "", into: &stream)
+    appendStream(field: field, document: document, builder: builder, length: length)
+  }
+
+  /// Turns the stream's tokens into postings entries and records the field's length.
+  private mutating func appendStream(field: Int, document: UInt32, builder: Int, length: UInt32) {
+    builders[builder].norms.append(FieldLength.code(for: Int(length)))
+    let tokenCount = stream.tokens.count
+    guard tokenCount > 0 else { return }
+    builders[builder].entries.reserveCapacity(builders[builder].entries.count + tokenCount)
+    stream.bytes.withUnsafeBytes { bytes in
+      for token in stream.tokens {
+        let key = UnsafeRawBufferPointer(
+          rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
+        let (term, isNew) = terms.intern(key)
+        if isNew { plainWordCounts.append(0) }
+        if token.kind == .word {
+          plainWordCounts[Int(term)] &+= 1
+          totalPlainWords += 1
+        }
+        builders[builder].entries.append(
+          PostingEntry(term: term, document: document, field: field, position: token.position))
+      }
+    }
+  }
+
+  /// The (term, position) pairs of the last `count` tokens appended, packed for the
+  /// creator field.
+  private func recentTerms(count: Int, positionOffset: UInt32) -> [UInt64] {
+    var result: [UInt64] = []
+    result.reserveCapacity(count)
+    stream.bytes.withUnsafeBytes { bytes in
+      for token in stream.tokens.suffix(count) {
+        let key = UnsafeRawBufferPointer(
+          rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
+        if let term = terms.find(key) {
+          result.append(UInt64(term) << 32 | UInt64(token.position + positionOffset))
+        }
+      }
+    }
+    return result
+  }
+}
+
+/// What the writer collects for one content type before a commit.
+struct TypeBuilder: Sendable {
+  let type: SearchResultType
+  var documentCount = 0
+  /// One entry per token, in the order documents were added.
+  var entries: [PostingEntry] = []
+  /// Field length codes, document-major.
+  var norms: [UInt8] = []
+  var ids = StringColumnBuilder()
+  var titles = StringColumnBuilder()
+
+  init(type: SearchResultType) {
+    self.type = type
+  }
+
+  var fieldCount: Int { SearchField.fields(of: type).count }
+}

@@ -1,0 +1,119 @@
+/// A searchable field of one content type.
+///
+/// Each type has at most four fields; a field's ``slot`` is its place in that type's
+/// per-posting term frequencies and per-document lengths.
+public enum SearchField: String, Sendable, Hashable, Codable, CaseIterable {
+  case videoTitle, videoDescription, videoHashtags, videoCreator
+  case userUsername, userDisplayName, userBio
+  case hashtagName, hashtagDescription
+  case soundTitle, soundArtist
+
+  /// The content type the field belongs to.
+  public var type: SearchResultType {
+    switch self {
+    case .videoTitle, .videoDescription, .videoHashtags, .videoCreator: .video
+    case .userUsername, .userDisplayName, .userBio: .user
+    case .hashtagName, .hashtagDescription: .hashtag
+    case .soundTitle, .soundArtist: .sound
+    }
+  }
+
+  /// The field's place among its type's fields.
+  public var slot: Int {
+    switch self {
+    case .videoTitle, .userUsername, .hashtagName, .soundTitle: 0
+    case .videoDescription, .userDisplayName, .hashtagDescription, .soundArtist: 1
+    case .videoHashtags, .userBio: 2
+    case .videoCreator: 3
+    }
+  }
+
+  /// The fields of a type, in slot order.
+  public static func fields(of type: SearchResultType) -> [SearchField] {
+    switch type {
+    case .video: [.videoTitle, .videoDescription, .videoHashtags, .videoCreator]
+    case .user: [.userUsername, .userDisplayName, .userBio]
+    case .hashtag: [.hashtagName, .hashtagDescription]
+    case .sound: [.soundTitle, .soundArtist]
+    }
+  }
+
+  /// The most fields any type has.
+  static let maximumFieldsPerType = 4
+
+  /// The default BM25F weight of the field.
+  ///
+  /// Names and titles are what a person types toward, so they weigh most; a video's
+  /// hashtags are chosen by its creator to describe it (2); the creator's name finds their
+  /// videos but should not outrank videos about the words (1.5); descriptions and bios are
+  /// long and noisy (1). These were checked on the real corpus: with equal weights,
+  /// description-only matches crowd out title matches for one-word queries.
+  public var defaultWeight: Float {
+    switch self {
+    case .videoTitle: 3
+    case .videoDescription: 1
+    case .videoHashtags: 2
+    case .videoCreator: 1.5
+    case .userUsername: 3
+    case .userDisplayName: 2.5
+    case .userBio: 1
+    case .hashtagName: 3
+    case .hashtagDescription: 1
+    case .soundTitle: 3
+    case .soundArtist: 2
+    }
+  }
+}
+
+/// Settings fixed when an index is built.
+public struct IndexConfiguration: Sendable, Hashable, Codable {
+  /// BM25's length normalization `b` (0: none, 1: full), per field. Block score bounds are
+  /// computed with it at build time, so it cannot change at query time. Default 0.75
+  /// (Robertson et al., "Okapi at TREC-3", 1994).
+  public var lengthNormalization: [SearchField: Float]
+
+  /// Creates a configuration; every field not given uses `b = 0.75`.
+  public init(lengthNormalization: [SearchField: Float] = [:]) {
+    self.lengthNormalization = lengthNormalization
+  }
+
+  /// The `b` of a field.
+  public func b(for field: SearchField) -> Float {
+    min(max(lengthNormalization[field] ?? 0.75, 0), 1)
+  }
+}
+
+/// Quantized field lengths (Lucene's norms idea: one byte per document and field).
+///
+/// Lengths up to 127 tokens are exact, which covers every title and name; longer ones are
+/// stored on a geometric scale with 4% steps, up to about 19,000 tokens.
+enum FieldLength {
+  /// The one-byte code of a length.
+  @inline(__always)
+  static func code(for length: Int) -> UInt8 {
+    if length < 128 { return UInt8(length) }
+    // 128 * 1.04^(code - 127) <= length: the code of the largest bucket not above it.
+    var code = 127
+    while code < 255 && table[code + 1] <= Float(length) { code += 1 }
+    return UInt8(code)
+  }
+
+  /// The length a code stands for.
+  static let table: [Float] = (0..<256).map { code -> Float in
+    code < 128 ? Float(code) : (128 * pow(1.04, Float(code - 127))).rounded(.down)
+  }
+
+  /// For every code, `1 / (1 - b + b * length / averageLength)`: BM25's length
+  /// normalization, inverted so scoring multiplies. Builder and searcher share this one
+  /// function, so block bounds computed at build time hold exactly at query time.
+  static func inverseNormalization(b: Float, averageLength: Float) -> [Float] {
+    let average = averageLength > 0 ? averageLength : 1
+    return table.map { length in 1 / (1 - b + b * length / average) }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

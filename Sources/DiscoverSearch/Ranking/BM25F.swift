@@ -1,0 +1,90 @@
+/// BM25F text relevance over the fields of one content type.
+///
+/// For a term t and document d with fields f:
+///
+/// ```
+/// x(t, d)  = Σ_f  w_f · tf(t, f, d) / (1 − b_f + b_f · len(f, d) / avglen(f))
+/// score    = idf(t) · x · (k1 + 1) / (k1 + x)
+/// idf(t)   = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))
+/// ```
+///
+/// where `tf` is the term frequency, `len` the field length in tokens, `N` the number of
+/// documents of the type and `n(t)` how many contain the term. The fields' frequencies are
+/// normalized and weighted *before* the saturation, so a word in the title and the
+/// description does not count twice (Robertson, Zaragoza and Taylor, "Simple BM25
+/// extension to multiple weighted fields", CIKM 2004). The idf is Lucene's non-negative
+/// variant of the Robertson–Spärck Jones weight (Robertson et al., "Okapi at TREC-3", 1994).
+///
+/// - `k1` (default 1.2) sets how fast repeated occurrences saturate.
+/// - `b` (default 0.75, fixed at build time by ``IndexConfiguration``) sets how much long
+///   fields are discounted.
+/// - `w_f` are the field weights (``SearchField/defaultWeight``).
+struct BM25F {
+  /// The term-frequency saturation parameter.
+  let k1: Float
+  let fieldCount: Int
+  /// Field weights, by slot.
+  let weights: SIMD4<Float>
+  /// `1 / (1 − b + b · len / avglen)` per field and length code, 256 per field.
+  let inverseNormalization: UnsafePointer<Float>
+  /// Length codes per document and field.
+  let norms: UnsafePointer<UInt8>
+
+  init(partition: TypePartition, k1: Float, weights: SIMD4<Float>) {
+    self.k1 = k1
+    fieldCount = partition.fieldCount
+    self.weights = weights
+    inverseNormalization = partition.inverseNormalization.base
+    norms = partition.norms.base
+  }
+
+  /// The inverse document frequency of a term in `documentFrequency` of `documentCount`
+  /// documents.
+  @inline(__always)
+  static func idf(documentFrequency: Int, documentCount: Int) -> Float {
+    let n = Double(documentFrequency)
+    let total = Double(documentCount)
+    return Float(log(1 + (total - n + 0.5) / (n + 0.5)))
+  }
+
+  /// The saturation `x · (k1 + 1) / (k1 + x)`, increasing in `x` and below `k1 + 1`.
+  @inline(__always)
+  func saturate(_ x: Float) -> Float {
+    x * (k1 + 1) / (k1 + x)
+  }
+
+  /// The weighted, normalized frequency `x` of the cursor's term in its current document.
+  @inline(__always)
+  func weightedFrequency(_ cursor: PostingCursor) -> Float {
+    let normBase = norms + Int(cursor.document) * fieldCount
+    var x: Float = 0
+    for field in 0..<fieldCount {
+      let frequency = cursor.frequency(inField: field)
+      if frequency != 0 {
+        x += weights[field] * Float(frequency) * inverseNormalization[field << 8 | Int(normBase[field])]
+      }
+    }
+    return x
+  }
+
+  /// The score of the cursor's term in its current document.
+  @inline(__always)
+  func score(_ cursor: PostingCursor, idf: Float) -> Float {
+    idf * saturate(weightedFrequency(cursor))
+  }
+
+  /// An upper bound of the score of any document whose per-field normalized frequencies are
+  /// at most `fieldMaxima` (a block's or a list's bound; see ``PostingsEncoder``).
+  @inline(__always)
+  func bound(fieldMaxima: UnsafePointer<Float>, idf: Float) -> Float {
+    var x: Float = 0
+    for field in 0..<fieldCount { x += weights[field] * fieldMaxima[field] }
+    return idf * saturate(x)
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

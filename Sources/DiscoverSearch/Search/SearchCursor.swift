@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where a page of results ended: pass it back to get the next page.
+///
+/// The cursor holds the rank of the last result shown (search-after pagination, like
+/// Elasticsearch's `search_after`), not an offset, so page two neither repeats nor skips
+/// hits as long as the index did not change between the two searches. It is an opaque
+/// string that can travel through an app and back (``token``).
+public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
+  /// The cursor as an opaque, URL-safe string.
+  public let token: String
+
+  /// Restores a cursor from its ``token``.
+  public init(token: String) {
+    self.token = token
+  }
+
+  public var description: String { token }
+
+  /// Deep pages end here: a search returns no cursor past this many results. Each page
+  /// costs about the same as the first, but nobody reads this far; the cap bounds what a
+  /// scraper can walk (Elasticsearch's `index.max_result_window` plays the same role).
+  public static let maximumDepth = 10_000
+
+  /// What a cursor encodes.
+  struct Contents: Equatable {
+    var queryHash: UInt64
+    var key: RankKey
+    /// How many results earlier pages returned.
+    var offset: Int
+  }
+
+  private static let version: UInt8 = 1
+
+  init(_ contents: Contents) {
+    var bytes: [UInt8] = [SearchCursor.version]
+    func append<T: FixedWidthInteger>(_ value: T) {
+      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    append(contents.queryHash)
+    bytes.append(contents.key.coverage)
+    append(contents.key.score.bitPattern)
+    bytes.append(contents.key.typeIndex)
+    append(contents.key.document)
+    append(UInt32(clamping: contents.offset))
+    token = Data(bytes).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// Decodes the cursor, checking it belongs to the query with `queryHash`.
+  ///
+  /// - Throws: ``SearchError/Code/invalidQuery`` when the cursor is malformed or was made
+  ///   for another query or tab.
+  func contents(expectingQueryHash queryHash: UInt64) throws -> Contents {
+    var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64.append("=") }
+    guard token.count < 64, let data = Data(base64Encoded: base64), data.count == 23,
+      data[data.startIndex] == SearchCursor.version
+    else {
+      throw SearchError(.invalidQuery, "the page cursor is malformed; pass back the nextCursor of a previous response, or none for the first page")
+    }
+    let bytes = [UInt8](data)
+    func read<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+      var value = T.zero
+      withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[offset..<(offset + MemoryLayout<T>.size)]) }
+      return T(littleEndian: value)
+    }
+    let hash = read(UInt64.self, at: 1)
+    guard hash == queryHash else {
+      throw SearchError(.invalidQuery, "the page cursor belongs to another query or tab; start again from the first page")
+    }
+    let key = RankKey(
+      coverage: bytes[9], score: Float(bitPattern: read(UInt32.self, at: 10)),
+      typeIndex: bytes[14], document: read(UInt32.self, at: 15))
+    guard key.typeIndex < 4 else {
+      throw SearchError(.invalidQuery, "the page cursor is malformed; start again from the first page")
+    }
+    return Contents(queryHash: hash, key: key, offset: Int(read(UInt32.self, at: 19)))
+  }
+
+  /// A stable hash of the query and tab (64-bit FNV-1a, Fowler, Noll and Vo), the same in
+  /// every process, unlike Swift's seeded `Hasher`.
+  static func hash(query: String, tab: SearchTab) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in query.utf8 + [0] + tab.rawValue.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+}

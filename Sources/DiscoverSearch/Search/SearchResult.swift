@@ -1,0 +1,144 @@
+import Foundation
+
+/// One hit, shaped for a result card in the app's Discover screen.
+public struct SearchResult: Sendable, Hashable, Identifiable {
+  /// The document's id.
+  public var id: String
+  /// What the hit is.
+  public var type: SearchResultType
+  /// The card's title: a video title, a username, a hashtag name or a sound title.
+  public var title: String
+  /// The line under the title: a video's creator, a user's display name, a sound's artist.
+  public var subtitle: String?
+  /// The image to show, when the document has one.
+  public var thumbnailURL: String?
+  /// The numbers and references of the hit, by type.
+  public var metadata: SearchResultMetadata
+  /// Where the query matched in ``title``.
+  public var highlights: [HighlightRange]
+  /// The ranking score (comparable within one response).
+  public var score: Double
+}
+
+/// Typed details of a ``SearchResult``, replacing the app's untyped `[String: Any]`.
+public enum SearchResultMetadata: Sendable, Hashable {
+  case video(VideoMetadata)
+  case user(UserMetadata)
+  case hashtag(HashtagMetadata)
+  case sound(SoundMetadata)
+}
+
+/// Details of a video hit.
+public struct VideoMetadata: Sendable, Hashable {
+  public var viewCount: Int
+  public var likeCount: Int
+  public var createdAt: Date?
+  /// The creator's id, and username when the creator is in the index.
+  public var creatorID: String?
+  public var creatorUsername: String?
+  /// The sound's id, and title when the sound is in the index.
+  public var soundID: String?
+  public var soundTitle: String?
+}
+
+/// Details of a user hit.
+public struct UserMetadata: Sendable, Hashable {
+  public var displayName: String?
+  public var followerCount: Int
+  /// How many of the user's videos the index holds.
+  public var videoCount: Int
+  public var isVerified: Bool
+}
+
+/// Details of a hashtag hit.
+public struct HashtagMetadata: Sendable, Hashable {
+  public var viewCount: Int
+  public var videoCount: Int
+}
+
+/// Details of a sound hit.
+public struct SoundMetadata: Sendable, Hashable {
+  public var artist: String?
+  public var videoCount: Int
+}
+
+/// A matched span of a result's title, in UTF-8 byte offsets.
+public struct HighlightRange: Sendable, Hashable {
+  /// The span's UTF-8 offsets in the title.
+  public var utf8Offsets: Range<Int>
+
+  /// The span as a range of `title`'s indices (the title the range was computed for).
+  public func range(in title: String) -> Range<String.Index>? {
+    let utf8 = title.utf8
+    guard utf8Offsets.lowerBound >= 0, utf8Offsets.upperBound <= utf8.count else { return nil }
+    let lower = utf8.index(utf8.startIndex, offsetBy: utf8Offsets.lowerBound)
+    let upper = utf8.index(utf8.startIndex, offsetBy: utf8Offsets.upperBound)
+    return lower..<upper
+  }
+}
+
+/// How many documents of each type match, for the tab badges.
+public struct FacetCounts: Sendable, Hashable {
+  public var videos: Int
+  public var users: Int
+  public var hashtags: Int
+  public var sounds: Int
+
+  /// Creates counts.
+  public init(videos: Int = 0, users: Int = 0, hashtags: Int = 0, sounds: Int = 0) {
+    self.videos = videos
+    self.users = users
+    self.hashtags = hashtags
+    self.sounds = sounds
+  }
+
+  /// The count of one type.
+  public subscript(type: SearchResultType) -> Int {
+    get {
+      switch type {
+      case .video: videos
+      case .user: users
+      case .hashtag: hashtags
+      case .sound: sounds
+      }
+    }
+    set {
+      switch type {
+      case .video: videos = newValue
+      case .user: users = newValue
+      case .hashtag: hashtags = newValue
+      case .sound: sounds = newValue
+      }
+    }
+  }
+
+  /// The sum over the types a tab shows.
+  public func total(for tab: SearchTab) -> Int {
+    tab.resultTypes.reduce(0) { $0 + self[$1] }
+  }
+}
+
+/// The answer to a search: one page of results, facet counts and the next page's cursor.
+public struct SearchResponse: Sendable, Hashable {
+  /// The query after sanitizing (what was searched).
+  public var query: String
+  /// The tab searched.
+  public var tab: SearchTab
+  /// This page's hits, best first.
+  public var results: [SearchResult]
+  /// Matching documents per type, whatever the tab.
+  public var facets: FacetCounts
+  /// Matching documents of the tab's types.
+  public var totalHits: Int
+  /// Pass to the next search to get the next page; `nil` on the last page.
+  public var nextCursor: SearchCursor?
+  /// `false` when no document matched every word and the results match only some of them.
+  public var matchedAllTerms: Bool
+
+  /// A response with no results.
+  public static func empty(query: String, tab: SearchTab) -> SearchResponse {
+    SearchResponse(
+      query: query, tab: tab, results: [], facets: FacetCounts(), totalHits: 0,
+      nextCursor: nil, matchedAllTerms: true)
+  }
+}

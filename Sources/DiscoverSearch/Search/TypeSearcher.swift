@@ -1,0 +1,384 @@
+/// One alternative of a required term, as it occurs in one type.
+struct AlternativePlan: Sendable {
+  /// The term's posting list in the type.
+  var listIndex: Int
+  /// The term's idf in the type.
+  var idf: Float
+  /// A factor on the alternative's score (1 for what was typed).
+  var weight: Float
+}
+
+/// A required term of a query in one type: a document matches it when it contains any of
+/// the alternatives.
+struct TermPlan: Sendable {
+  var alternatives: [AlternativePlan]
+  /// The term's index in the ``ParsedQuery``.
+  var queryTerm: Int
+}
+
+/// How many terms a document must match.
+enum Matching: Sendable {
+  /// Every term (the default: a multi-word query is an AND).
+  case all
+  /// Any term, ranking documents that match more terms first (the fallback when no
+  /// document matches all of them).
+  case any
+}
+
+/// The hits of one type and how many documents of the type match.
+struct TypeHits: Sendable {
+  var hits: [Hit]
+  var count: Int
+
+  static let empty = TypeHits(hits: [], count: 0)
+}
+
+/// Runs one query against one content type: exact match counts and the top hits.
+///
+/// Counting is exact, so every matching document is visited, but only documents that can
+/// enter the top hits are scored: each block's score bound (per-field maxima of the
+/// normalized term frequency, see ``BM25F/bound(fieldMaxima:idf:)``) is compared with the
+/// current k-th best score, the block-max idea of Ding and Suel ("Faster top-k document
+/// retrieval using block-max indexes", SIGIR 2011). Where the count is known without
+/// visiting documents (one term: its document frequency; terms with bitmaps: the popcount
+/// of their intersection), whole blocks are skipped without decoding.
+struct TypeSearcher {
+  let partition: TypePartition
+  let scorer: BM25F
+  let typeIndex: UInt8
+
+  init(partition: TypePartition, k1: Float, weights: SIMD4<Float>) {
+    self.partition = partition
+    scorer = BM25F(partition: partition, k1: k1, weights: weights)
+    typeIndex = UInt8(partition.type.index)
+  }
+
+  /// Finds the documents matching `terms`.
+  ///
+  /// - Parameters:
+  ///   - terms: The required terms, each with its alternatives in this type. A term with no
+  ///     alternative here means nothing matches in ``Matching/all`` mode.
+  ///   - phrases: Quoted phrases, by query term index and offset.
+  ///   - limit: How many hits to return; 0 counts only.
+  ///   - after: Only hits ranking after this key are returned (the next page).
+  /// - Complexity: O(Σ postings of the terms) for the count in the worst case, far less
+  ///   when bitmaps or document frequencies give it.
+  func search(
+    terms: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, limit: Int,
+    after: RankKey?
+  ) -> TypeHits {
+    var groups = terms.filter { !$0.alternatives.isEmpty }
+    switch matching {
+    case .all:
+      guard !groups.isEmpty, groups.count == terms.count else { return .empty }
+    case .any:
+      guard !groups.isEmpty else { return .empty }
+    }
+    // The rarest term leads the intersection.
+    let postings = partition.postings
+    groups.sort { cost($0) < cost($1) }
+    let cursorCount = groups.reduce(0) { $0 + $1.alternatives.count }
+    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: cursorCount * PostingBlock.capacity)
+    defer { scratch.deallocate() }
+    var evaluation = Evaluation(searcher: self, groups: groups, phrases: phrases, scratch: scratch, limit: limit, after: after)
+    switch matching {
+    case .all:
+      if groups.count == 1 && groups[0].alternatives.count == 1 && phrases.isEmpty {
+        evaluation.runSingleTerm()
+      } else {
+        evaluation.runConjunction(postings: postings)
+      }
+    case .any:
+      evaluation.runDisjunction()
+    }
+    return TypeHits(hits: evaluation.heap.sorted(), count: evaluation.count)
+  }
+
+  private func cost(_ term: TermPlan) -> Int {
+    term.alternatives.reduce(0) {
+      $0 + Int(partition.postings.lists[$1.listIndex].documentFrequency)
+    }
+  }
+}
+
+/// The mutable state of one search in one type.
+private struct Evaluation {
+  let scorer: BM25F
+  let typeIndex: UInt8
+  let fieldCount: Int
+  let after: RankKey?
+  let limit: Int
+  var cursors: [PostingCursor] = []
+  var idfs: [Float] = []
+  var weights: [Float] = []
+  /// Alternatives of group `g` are cursors `groupStarts[g]..<groupStarts[g + 1]`.
+  var groupStarts: [Int] = [0]
+  /// The bitmap of each group that has one alternative with a bitmap.
+  var bitmaps: [UnsafePointer<UInt64>?] = []
+  /// The score bound of each group over its whole list.
+  var listBounds: [Float] = []
+  /// Phrases with members as group indexes.
+  var phrases: [[(group: Int, offset: UInt32)]] = []
+  var heap: TopHits
+  var count = 0
+
+  init(
+    searcher: TypeSearcher, groups: [TermPlan], phrases: [ParsedQuery.Phrase],
+    scratch: UnsafeMutablePointer<UInt32>, limit: Int, after: RankKey?
+  ) {
+    scorer = searcher.scorer
+    typeIndex = searcher.typeIndex
+    fieldCount = searcher.partition.fieldCount
+    self.after = after
+    self.limit = limit
+    heap = TopHits(capacity: limit)
+    let postings = searcher.partition.postings
+    var groupOfTerm: [Int: Int] = [:]
+    for (groupIndex, group) in groups.enumerated() {
+      groupOfTerm[group.queryTerm] = groupIndex
+      var bound: Float = 0
+      for alternative in group.alternatives {
+        let cursor = PostingCursor(
+          postings: postings, listIndex: alternative.listIndex,
+          scratch: scratch + cursors.count * PostingBlock.capacity)
+        cursors.append(cursor)
+        idfs.append(alternative.idf)
+        weights.append(alternative.weight)
+        let maxima = postings.listFieldMaxima.base + alternative.listIndex * postings.fieldCount
+        bound = max(bound, alternative.weight * scorer.bound(fieldMaxima: maxima, idf: alternative.idf))
+      }
+      groupStarts.append(cursors.count)
+      listBounds.append(bound)
+      if group.alternatives.count == 1 {
+        let list = postings.lists[group.alternatives[0].listIndex]
+        bitmaps.append(
+          list.bitmap == UInt32.max
+            ? nil : postings.bitmaps.base + Int(list.bitmap) * postings.bitmapWordCount)
+      } else {
+        bitmaps.append(nil)
+      }
+    }
+    for phrase in phrases {
+      let members = phrase.members.compactMap { member in
+        groupOfTerm[member.term].map { (group: $0, offset: member.offset) }
+      }
+      if members.count == phrase.members.count { self.phrases.append(members) }
+    }
+  }
+
+  @inline(__always)
+  private func accepts(_ hit: Hit) -> Bool {
+    after?.precedes(hit, typeIndex: typeIndex) ?? true
+  }
+
+  // MARK: One term
+
+  /// One term with one alternative: the count is its document frequency, and blocks whose
+  /// bound cannot beat the current top hits are never decoded.
+  mutating func runSingleTerm() {
+    count = Int(cursors[0].list.documentFrequency)
+    guard limit > 0 else { return }
+    let idf = idfs[0]
+    let weight = weights[0]
+    let blockCount = cursors[0].blockCount
+    for block in 0..<blockCount {
+      if heap.isFull {
+        let bound = weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
+        if !heap.admits(bound: bound, coverage: 1) { continue }
+      }
+      if cursors[0].block != block { cursors[0].jump(toBlock: block) }
+      while cursors[0].block == block {
+        let hit = Hit(
+          score: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
+          coverage: 1)
+        if accepts(hit) { heap.insert(hit) }
+        cursors[0].next()
+      }
+    }
+  }
+
+  // MARK: All terms
+
+  /// The smallest current document among group `group`'s alternatives after moving them
+  /// to `target` or beyond.
+  @inline(__always)
+  private mutating func advance(group: Int, to target: UInt32) -> UInt32 {
+    var smallest = PostingCursor.end
+    for index in groupStarts[group]..<groupStarts[group + 1] {
+      cursors[index].advance(to: target)
+      smallest = min(smallest, cursors[index].document)
+    }
+    return smallest
+  }
+
+  /// The best alternative score of group `group` in `document` (its cursors are there or past).
+  @inline(__always)
+  private func score(group: Int, document: UInt32) -> Float {
+    var best: Float = 0
+    for index in groupStarts[group]..<groupStarts[group + 1]
+    where cursors[index].document == document {
+      best = max(best, weights[index] * scorer.score(cursors[index], idf: idfs[index]))
+    }
+    return best
+  }
+
+  /// The bound of group `group` over the blocks its cursors are in.
+  @inline(__always)
+  private func blockBound(group: Int) -> Float {
+    var best: Float = 0
+    for index in groupStarts[group]..<groupStarts[group + 1]
+    where cursors[index].document != PostingCursor.end {
+      best = max(
+        best,
+        weights[index] * scorer.bound(fieldMaxima: cursors[index].blockFieldMaxima, idf: idfs[index]))
+    }
+    return best
+  }
+
+  /// Every term: the rarest leads, the others are probed by bitmap or by skipping.
+  mutating func runConjunction(postings: TypePostings) {
+    let groupCount = groupStarts.count - 1
+    let coverage = UInt8(clamping: groupCount)
+    let leadIsSingle = groupStarts[1] == 1
+    // With a bitmap for every term, the count is the popcount of their intersection, and
+    // blocks of the lead that cannot reach the top hits are skipped undecoded.
+    var countIsKnown = false
+    if phrases.isEmpty && bitmaps.allSatisfy({ $0 != nil }) {
+      let words = postings.bitmapWordCount
+      var total = 0
+      for word in 0..<words {
+        var bits = bitmaps[0]![word]
+        for group in 1..<groupCount { bits &= bitmaps[group]![word] }
+        total &+= bits.nonzeroBitCount
+      }
+      count = total
+      countIsKnown = true
+      if limit == 0 { return }
+    }
+    var restBound: Float = 0
+    for group in 1..<max(groupCount, 1) { restBound += listBounds[group] }
+
+    var lead = advance(group: 0, to: 0)
+    var checkedBlock = -1
+    while lead != PostingCursor.end {
+      if countIsKnown && leadIsSingle && heap.isFull && cursors[0].block != checkedBlock {
+        checkedBlock = cursors[0].block
+        let bound = blockBound(group: 0) + restBound
+        if !heap.admits(bound: bound, coverage: coverage) {
+          cursors[0].skipBlock()
+          lead = cursors[0].document
+          continue
+        }
+      }
+      var target = lead
+      var isMatch = true
+      var isExhausted = false
+      for group in 1..<groupCount {
+        if let bitmap = bitmaps[group] {
+          if bitmap[Int(lead >> 6)] & (1 << UInt64(lead & 63)) == 0 {
+            isMatch = false
+            break
+          }
+          continue
+        }
+        let document = advance(group: group, to: lead)
+        if document == PostingCursor.end {
+          isExhausted = true
+          isMatch = false
+          break
+        }
+        if document != lead {
+          isMatch = false
+          target = document
+          break
+        }
+      }
+      if isExhausted { break }
+      if isMatch && !phrases.isEmpty {
+        for group in 1..<groupCount { _ = advance(group: group, to: lead) }
+        isMatch = phrasesHold(in: lead)
+      }
+      if isMatch {
+        if !countIsKnown { count += 1 }
+        if limit > 0 {
+          let bound = blockBound(group: 0) + restBound
+          if heap.admits(bound: bound, coverage: coverage) {
+            var total: Float = 0
+            for group in 0..<groupCount {
+              _ = advance(group: group, to: lead)
+              total += score(group: group, document: lead)
+            }
+            let hit = Hit(score: total, document: lead, coverage: coverage)
+            if accepts(hit) { heap.insert(hit) }
+          }
+        }
+        lead = advance(group: 0, to: lead &+ 1)
+      } else {
+        lead = advance(group: 0, to: max(target, lead &+ 1))
+      }
+    }
+  }
+
+  /// Whether every phrase occurs in `document`: its terms at consecutive positions of one
+  /// field (all cursors are at `document` or past it).
+  private func phrasesHold(in document: UInt32) -> Bool {
+    for members in phrases {
+      var candidates: [UInt32] = []  // field << 30 | start position
+      var isFirst = true
+      for member in members {
+        var found: [UInt32] = []
+        for index in groupStarts[member.group]..<groupStarts[member.group + 1]
+        where cursors[index].document == document {
+          cursors[index].forEachPosition { field, position in
+            if position >= member.offset {
+              found.append(UInt32(field) << 30 | (position - member.offset))
+            }
+          }
+        }
+        if isFirst {
+          candidates = found
+          isFirst = false
+        } else {
+          candidates = candidates.filter { found.contains($0) }
+        }
+        if candidates.isEmpty { return false }
+      }
+    }
+    return true
+  }
+
+  // MARK: Any term
+
+  /// Any term, documents matching more terms first; every posting is visited.
+  mutating func runDisjunction() {
+    let groupCount = groupStarts.count - 1
+    while true {
+      var document = PostingCursor.end
+      for cursor in cursors { document = min(document, cursor.document) }
+      if document == PostingCursor.end { break }
+      var coverage: UInt8 = 0
+      var total: Float = 0
+      for group in 0..<groupCount {
+        var isPresent = false
+        for index in groupStarts[group]..<groupStarts[group + 1]
+        where cursors[index].document == document {
+          isPresent = true
+        }
+        if isPresent {
+          coverage += 1
+          total += score(group: group, document: document)
+        }
+      }
+      if phrases.isEmpty || phrasesHold(in: document) {
+        count += 1
+        if limit > 0 {
+          let hit = Hit(score: total, document: document, coverage: coverage)
+          if accepts(hit) { heap.insert(hit) }
+        }
+      }
+      for index in cursors.indices where cursors[index].document == document {
+        cursors[index].next()
+      }
+    }
+  }
+}

@@ -1,0 +1,244 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The on-disk layout of a saved index: one file of checksummed sections.
+///
+/// ```
+/// [magic "DSINDEX\0": 8] [format version: UInt32] [byte order mark 0x01020304: UInt32]
+/// [section 0, 16-byte aligned] [section 1] ...
+/// [section table: per section offset UInt64, length UInt64, element size UInt32, CRC-32C UInt32]
+/// [footer: table offset UInt64, section count UInt64, table CRC-32C UInt32, 0: UInt32,
+///  magic "DSINDEX\0": 8]
+/// ```
+///
+/// Sections are the snapshot's columns, written in a fixed order; reading maps them in place
+/// (the file is read into one buffer, and columns view it without copying).
+enum IndexFile {
+  static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
+  /// Bumped whenever the section order or any layout changes.
+  static let formatVersion: UInt32 = 1
+  static let byteOrderMark: UInt32 = 0x0102_0304
+  static let headerSize = 16
+  static let footerSize = 32
+  static let tableEntrySize = 24
+  static let alignment = 16
+  /// The index file's name inside the index directory.
+  static let fileName = "index.dsearch"
+}
+
+/// Writes an index file section by section, then the table and footer.
+struct IndexFileWriter {
+  private let descriptor: Int32
+  private let path: String
+  private var offset = 0
+  private var table: [(offset: UInt64, length: UInt64, elementSize: UInt32, checksum: UInt32)] = []
+
+  /// Creates (or truncates) the file at `path`.
+  init(path: String) throws {
+    self.path = path
+    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else {
+      throw SearchError(.io, "cannot create \(path): \(String(cString: strerror(errno)))")
+    }
+    var header = IndexFile.magic
+    withUnsafeBytes(of: IndexFile.formatVersion.littleEndian) { header.append(contentsOf: $0) }
+    withUnsafeBytes(of: IndexFile.byteOrderMark) { header.append(contentsOf: $0) }
+    try write(header)
+  }
+
+  private mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+    var written = 0
+    while written < bytes.count {
+      let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw SearchError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+      }
+      written += result
+    }
+    offset += bytes.count
+  }
+
+  private mutating func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try write($0) }
+  }
+
+  /// Appends one section holding `buffer`.
+  mutating func append<T: BitwiseCopyable>(_ buffer: UnsafeBufferPointer<T>) throws {
+    let padding = (IndexFile.alignment - offset % IndexFile.alignment) % IndexFile.alignment
+    if padding > 0 { try write([UInt8](repeating: 0, count: padding)) }
+    let raw = UnsafeRawBufferPointer(buffer)
+    let start = offset
+    if raw.count > 0 { try write(raw) }
+    table.append(
+      (UInt64(start), UInt64(raw.count), UInt32(MemoryLayout<T>.stride), CRC32C.checksum(raw)))
+  }
+
+  mutating func append<T: BitwiseCopyable>(_ column: Column<T>) throws {
+    try append(column.buffer)
+  }
+
+  mutating func append<T: BitwiseCopyable>(_ array: [T]) throws {
+    try array.withUnsafeBufferPointer { try append($0) }
+  }
+
+  mutating func append(_ column: StringColumn) throws {
+    try append(column.bytes)
+    try append(column.offsets)
+  }
+
+  /// Writes the table and footer, flushes the file to disk and closes it.
+  mutating func finish() throws {
+    var tableBytes: [UInt8] = []
+    for entry in table {
+      withUnsafeBytes(of: entry.offset.littleEndian) { tableBytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: entry.length.littleEndian) { tableBytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: entry.elementSize.littleEndian) { tableBytes.append(contentsOf: $0) }
+      withUnsafeBytes(of: entry.checksum.littleEndian) { tableBytes.append(contentsOf: $0) }
+    }
+    let tableOffset = UInt64(offset)
+    let tableChecksum = tableBytes.withUnsafeBytes { CRC32C.checksum($0) }
+    try write(tableBytes)
+    var footer: [UInt8] = []
+    withUnsafeBytes(of: tableOffset.littleEndian) { footer.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt64(table.count).littleEndian) { footer.append(contentsOf: $0) }
+    withUnsafeBytes(of: tableChecksum.littleEndian) { footer.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt32(0)) { footer.append(contentsOf: $0) }
+    footer.append(contentsOf: IndexFile.magic)
+    try write(footer)
+    guard fsync(descriptor) == 0 else {
+      throw SearchError(.io, "cannot flush \(path) to disk: \(String(cString: strerror(errno)))")
+    }
+    close(descriptor)
+  }
+
+  /// Closes the file without finishing it (after an error).
+  func abandon() {
+    close(descriptor)
+  }
+}
+
+/// Reads an index file written by ``IndexFileWriter``: the whole file into one buffer, every
+/// checksum verified, then sections handed out in order as columns viewing the buffer.
+struct IndexFileReader {
+  private let storage: ColumnStorage
+  private let path: String
+  private var sections: [(offset: Int, length: Int, elementSize: Int)] = []
+  private var next = 0
+
+  /// Reads and verifies the file at `path`.
+  ///
+  /// - Throws: ``SearchError/Code/io`` when the file cannot be read;
+  ///   ``SearchError/Code/corruptIndex`` when it is truncated, not an index file, of another
+  ///   format version, or fails a checksum.
+  init(path: String) throws {
+    self.path = path
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw SearchError(.io, "cannot open \(path): \(String(cString: strerror(errno))); build one with `discover index`")
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw SearchError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    let size = Int(status.st_size)
+    guard size >= IndexFile.headerSize + IndexFile.footerSize else {
+      throw SearchError(.corruptIndex, "\(path) is truncated (\(size) bytes); rebuild the index")
+    }
+    storage = ColumnStorage(byteCount: size, alignment: IndexFile.alignment)
+    var read = 0
+    while read < size {
+      let result = Glibc.read(descriptor, storage.base + read, size - read)
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw SearchError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+      }
+      if result == 0 { break }
+      read += result
+    }
+    guard read == size else {
+      throw SearchError(.corruptIndex, "\(path) changed while it was read; try again")
+    }
+    let bytes = UnsafeRawBufferPointer(start: storage.base, count: size)
+    guard bytes.prefix(8).elementsEqual(IndexFile.magic), bytes.suffix(8).elementsEqual(IndexFile.magic)
+    else {
+      throw SearchError(.corruptIndex, "\(path) is not a DiscoverSearch index file (or is truncated); rebuild it with `discover index`")
+    }
+    let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+    guard version == IndexFile.formatVersion else {
+      throw SearchError(.corruptIndex, "\(path) has index format \(version); this build reads format \(IndexFile.formatVersion); rebuild the index")
+    }
+    guard bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == IndexFile.byteOrderMark else {
+      throw SearchError(.corruptIndex, "\(path) was written on a machine of the other byte order; rebuild it here")
+    }
+    let footer = size - IndexFile.footerSize
+    let tableOffset = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: footer, as: UInt64.self)))
+    let sectionCount = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: footer + 8, as: UInt64.self)))
+    let tableChecksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: footer + 16, as: UInt32.self))
+    guard sectionCount >= 0, sectionCount < 1 << 20, tableOffset >= IndexFile.headerSize,
+      tableOffset + sectionCount * IndexFile.tableEntrySize == footer
+    else {
+      throw SearchError(.corruptIndex, "\(path) has a damaged section table; rebuild the index")
+    }
+    let table = UnsafeRawBufferPointer(rebasing: bytes[tableOffset..<footer])
+    guard CRC32C.checksum(table) == tableChecksum else {
+      throw SearchError(.corruptIndex, "\(path) fails its section table checksum; rebuild the index")
+    }
+    for index in 0..<sectionCount {
+      let entry = tableOffset + index * IndexFile.tableEntrySize
+      let offset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: entry, as: UInt64.self))
+      let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 8, as: UInt64.self))
+      let elementSize = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 16, as: UInt32.self))
+      let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 20, as: UInt32.self))
+      guard offset % UInt64(IndexFile.alignment) == 0, offset <= UInt64(tableOffset),
+        length <= UInt64(tableOffset) - offset, elementSize > 0, length % UInt64(elementSize) == 0
+      else {
+        throw SearchError(.corruptIndex, "\(path): section \(index) lies outside the file; rebuild the index")
+      }
+      let section = UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
+      guard CRC32C.checksum(section) == checksum else {
+        throw SearchError(.corruptIndex, "\(path): section \(index) fails its checksum (the file is damaged); rebuild the index")
+      }
+      sections.append((Int(offset), Int(length), Int(elementSize)))
+    }
+  }
+
+  /// The size of the file in bytes.
+  var fileSize: Int { storage.byteCount }
+
+  /// The next section, as a column of `T`.
+  mutating func column<T: BitwiseCopyable>(_: T.Type = T.self) throws -> Column<T> {
+    guard next < sections.count else {
+      throw SearchError(.corruptIndex, "\(path) has fewer sections than its format needs; rebuild the index")
+    }
+    let section = sections[next]
+    next += 1
+    guard section.elementSize == MemoryLayout<T>.stride else {
+      throw SearchError(.corruptIndex, "\(path): section \(next - 1) holds \(section.elementSize)-byte values where \(MemoryLayout<T>.stride) were expected; rebuild the index")
+    }
+    return Column(storage: storage, byteOffset: section.offset, count: section.length / section.elementSize)
+  }
+
+  mutating func array<T: BitwiseCopyable>(_: T.Type = T.self) throws -> [T] {
+    try column(T.self).array
+  }
+
+  mutating func strings() throws -> StringColumn {
+    let bytes = try column(UInt8.self)
+    let offsets = try column(UInt32.self)
+    guard offsets.count >= 1, offsets[0] == 0, Int(offsets[offsets.count - 1]) <= bytes.count else {
+      throw SearchError(.corruptIndex, "\(path): a string column is damaged; rebuild the index")
+    }
+    for index in 1..<offsets.count where offsets[index] < offsets[index - 1] {
+      throw SearchError(.corruptIndex, "\(path): a string column is damaged; rebuild the index")
+    }
+    return StringColumn(bytes: bytes, offsets: offsets)
+  }
+
+  /// Whether every section was read.
+  var isAtEnd: Bool { next == sections.count }
+}

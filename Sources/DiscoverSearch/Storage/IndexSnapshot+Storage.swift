@@ -1,0 +1,235 @@
+import Foundation
+
+extension DiscoverIndex {
+  /// Saves the current snapshot into `directory` (created if needed), atomically.
+  ///
+  /// The index is written to a temporary file, flushed to disk, then renamed over
+  /// `index.dsearch`, and the directory is flushed: a crash at any moment leaves either the
+  /// previous file or the new one, never a mix.
+  ///
+  /// - Throws: ``SearchError/Code/io`` when the directory or file cannot be written.
+  /// - Complexity: O(n) in the index size.
+  public func save(to directory: URL) throws {
+    try snapshot.save(to: directory)
+  }
+
+  /// Opens an index saved with ``save(to:)``.
+  ///
+  /// Every section's checksum is verified and the structure is validated, so a damaged or
+  /// foreign file is reported, never trusted.
+  ///
+  /// - Throws: ``SearchError/Code/io`` when the file cannot be read,
+  ///   ``SearchError/Code/corruptIndex`` when it is damaged, truncated, or of another format.
+  /// - Complexity: O(n) in the file size.
+  public static func open(at directory: URL) throws -> DiscoverIndex {
+    DiscoverIndex(snapshot: try IndexSnapshot.load(from: directory))
+  }
+
+  /// The size of the index file in `directory`, in bytes.
+  public static func fileSize(at directory: URL) throws -> Int {
+    let path = directory.appendingPathComponent(IndexFile.fileName).path
+    do {
+      let attributes = try FileManager.default.attributesOfItem(atPath: path)
+      return (attributes[.size] as? NSNumber)?.intValue ?? 0
+    } catch {
+      throw SearchError(.io, "cannot read \(path): \(error.localizedDescription)")
+    }
+  }
+}
+
+extension IndexSnapshot {
+  func save(to directory: URL) throws {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw SearchError(.io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
+    }
+    let finalPath = directory.appendingPathComponent(IndexFile.fileName).path
+    let temporaryPath = finalPath + ".tmp-\(getpid())"
+    var writer = try IndexFileWriter(path: temporaryPath)
+    do {
+      try write(to: &writer)
+      try writer.finish()
+    } catch {
+      writer.abandon()
+      unlink(temporaryPath)
+      throw error
+    }
+    guard rename(temporaryPath, finalPath) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporaryPath)
+      throw SearchError(.io, "cannot move the new index into place at \(finalPath): \(reason)")
+    }
+    // Flush the directory entry so the rename itself survives a crash.
+    let directoryDescriptor = open(directory.path, O_RDONLY)
+    if directoryDescriptor >= 0 {
+      fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+
+  private func write(to writer: inout IndexFileWriter) throws {
+    try writer.append(partitions.map { UInt64($0.documentCount) })
+    try writer.append(SearchField.allCases.map { configuration.b(for: $0) })
+    try writer.append(terms.arena)
+    try writer.append(terms.starts)
+    try writer.append(terms.slots)
+    try writer.append(documentIDs.arena)
+    try writer.append(documentIDs.starts)
+    try writer.append(documentIDs.slots)
+    try writer.append(documentLocations)
+    for partition in partitions {
+      let postings = partition.postings
+      try writer.append(postings.termLists)
+      try writer.append(postings.lists)
+      try writer.append(postings.listFieldMaxima)
+      try writer.append(postings.blockLastDocuments)
+      try writer.append(postings.blockDataOffsets)
+      try writer.append(postings.blockPositionOffsets)
+      try writer.append(postings.blockFieldMaxima)
+      try writer.append(postings.bytes)
+      try writer.append(postings.positions)
+      try writer.append(postings.bitmaps)
+      try writer.append(partition.norms)
+      try writer.append(partition.averageFieldLengths)
+      try writer.append(partition.ids)
+      try writer.append(partition.titles)
+    }
+    try writer.append(videos.viewCounts)
+    try writer.append(videos.likeCounts)
+    try writer.append(videos.createdAt)
+    try writer.append(videos.creators)
+    try writer.append(videos.sounds)
+    try writer.append(videos.thumbnails.templateIndexes)
+    try writer.append(videos.thumbnails.templates)
+    try writer.append(videos.thumbnails.literals)
+    try writer.append(videos.unresolvedReferences.map(\.video))
+    try writer.append(videos.unresolvedReferences.map { UInt8($0.isSound ? 1 : 0) })
+    var unresolvedIDs = StringColumnBuilder()
+    for reference in videos.unresolvedReferences { unresolvedIDs.append(reference.id) }
+    try writer.append(unresolvedIDs.build())
+    try writer.append(users.followerCounts)
+    try writer.append(users.videoCounts)
+    try writer.append(users.isVerified)
+    try writer.append(users.displayNames)
+    try writer.append(hashtags.viewCounts)
+    try writer.append(hashtags.videoCounts)
+    try writer.append(sounds.videoCounts)
+    try writer.append(sounds.artists)
+  }
+
+  static func load(from directory: URL) throws -> IndexSnapshot {
+    let path = directory.appendingPathComponent(IndexFile.fileName).path
+    var reader = try IndexFileReader(path: path)
+    func corrupt(_ what: String) -> SearchError {
+      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+    }
+    let counts = try reader.array(UInt64.self)
+    guard counts.count == 4, counts.allSatisfy({ $0 < 1 << 30 }) else {
+      throw corrupt("bad document counts")
+    }
+    let bValues = try reader.array(Float.self)
+    guard bValues.count == SearchField.allCases.count else { throw corrupt("bad configuration") }
+    var lengthNormalization: [SearchField: Float] = [:]
+    for (field, b) in zip(SearchField.allCases, bValues) { lengthNormalization[field] = b }
+    let configuration = IndexConfiguration(lengthNormalization: lengthNormalization)
+    guard
+      let terms = ByteStringTable(
+        arena: try reader.array(), starts: try reader.array(), slots: try reader.array())
+    else { throw corrupt("the term dictionary is damaged") }
+    guard
+      let documentIDs = ByteStringTable(
+        arena: try reader.array(), starts: try reader.array(), slots: try reader.array())
+    else { throw corrupt("the document id table is damaged") }
+    let documentLocations = try reader.column(UInt32.self)
+    guard documentLocations.count == documentIDs.count,
+      documentIDs.count == Int(counts.reduce(0, +))
+    else { throw corrupt("the document id table does not match the documents") }
+    for location in documentLocations.buffer where UInt64(location & ((1 << 30) - 1)) >= counts[Int(location >> 30)] {
+      throw corrupt("a document id points past its type's documents")
+    }
+
+    var partitions: [TypePartition] = []
+    for type in SearchResultType.allCases {
+      let documentCount = Int(counts[type.index])
+      let fieldCount = SearchField.fields(of: type).count
+      let postings = TypePostings(
+        fieldCount: fieldCount, documentCount: documentCount, termLists: try reader.column(),
+        lists: try reader.column(), listFieldMaxima: try reader.column(),
+        blockLastDocuments: try reader.column(), blockDataOffsets: try reader.column(),
+        blockPositionOffsets: try reader.column(), blockFieldMaxima: try reader.column(),
+        bytes: try reader.column(), positions: try reader.column(), bitmaps: try reader.column())
+      let norms = try reader.column(UInt8.self)
+      let averages = try reader.array(Float.self)
+      let ids = try reader.strings()
+      let titles = try reader.strings()
+      guard norms.count == documentCount * fieldCount, averages.count == fieldCount,
+        ids.count == documentCount, titles.count == documentCount
+      else { throw corrupt("the \(type.rawValue) columns do not match the document count") }
+      try PostingsValidator(postings: postings, termCount: terms.count, path: path).validate()
+      partitions.append(
+        TypePartition(
+          type: type, documentCount: documentCount, postings: postings, norms: norms,
+          averageFieldLengths: averages, ids: ids, titles: titles, configuration: configuration))
+    }
+
+    let videoCount = Int(counts[0])
+    let userCount = Int(counts[1])
+    let soundCount = Int(counts[3])
+    let viewCounts = try reader.column(Int.self)
+    let likeCounts = try reader.column(Int.self)
+    let createdAt = try reader.column(Int64.self)
+    let creators = try reader.column(UInt32.self)
+    let sounds = try reader.column(UInt32.self)
+    let thumbnails = URLColumn(
+      templateIndexes: try reader.column(), templates: try reader.strings(),
+      literals: try reader.strings())
+    let unresolvedVideos = try reader.array(UInt32.self)
+    let unresolvedKinds = try reader.array(UInt8.self)
+    let unresolvedIDs = try reader.strings()
+    guard viewCounts.count == videoCount, likeCounts.count == videoCount,
+      createdAt.count == videoCount, creators.count == videoCount, sounds.count == videoCount,
+      thumbnails.templateIndexes.count == videoCount, thumbnails.literals.count == videoCount,
+      thumbnails.templates.count % 2 == 0, unresolvedKinds.count == unresolvedVideos.count,
+      unresolvedIDs.count == unresolvedVideos.count
+    else { throw corrupt("the video columns do not match the video count") }
+    for creator in creators.buffer where creator != UInt32.max && Int(creator) >= userCount {
+      throw corrupt("a video's creator points past the users")
+    }
+    for sound in sounds.buffer where sound != UInt32.max && Int(sound) >= soundCount {
+      throw corrupt("a video's sound points past the sounds")
+    }
+    for template in thumbnails.templateIndexes.buffer
+    where template < URLColumn.literal && Int(template) * 2 + 1 >= thumbnails.templates.count {
+      throw corrupt("a thumbnail template is missing")
+    }
+    var unresolved: [UnresolvedReference] = []
+    for index in 0..<unresolvedVideos.count {
+      guard Int(unresolvedVideos[index]) < videoCount else { throw corrupt("a reference points past the videos") }
+      unresolved.append(
+        UnresolvedReference(
+          video: unresolvedVideos[index], isSound: unresolvedKinds[index] != 0,
+          id: unresolvedIDs.string(at: index)))
+    }
+    let videos = VideoColumns(
+      viewCounts: viewCounts, likeCounts: likeCounts, createdAt: createdAt, creators: creators,
+      sounds: sounds, thumbnails: thumbnails, unresolvedReferences: unresolved)
+    let users = UserColumns(
+      followerCounts: try reader.column(), videoCounts: try reader.column(),
+      isVerified: try reader.column(), displayNames: try reader.strings())
+    guard users.followerCounts.count == userCount, users.videoCounts.count == userCount,
+      users.isVerified.count == userCount, users.displayNames.count == userCount
+    else { throw corrupt("the user columns do not match the user count") }
+    let hashtags = HashtagColumns(viewCounts: try reader.column(), videoCounts: try reader.column())
+    guard hashtags.viewCounts.count == Int(counts[2]), hashtags.videoCounts.count == Int(counts[2])
+    else { throw corrupt("the hashtag columns do not match the hashtag count") }
+    let soundColumns = SoundColumns(videoCounts: try reader.column(), artists: try reader.strings())
+    guard soundColumns.videoCounts.count == soundCount, soundColumns.artists.count == soundCount
+    else { throw corrupt("the sound columns do not match the sound count") }
+    guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
+    return IndexSnapshot(
+      configuration: configuration, terms: terms, partitions: partitions, videos: videos,
+      users: users, hashtags: hashtags, sounds: soundColumns, documentIDs: documentIDs,
+      documentLocations: documentLocations)
+  }
+}

@@ -1,0 +1,81 @@
+/// Checks that a type's postings read from disk are internally consistent, so that a
+/// damaged or crafted file whose checksums still match cannot make a search read out of
+/// bounds: every list, block header, bit width, offset and document id is verified.
+struct PostingsValidator {
+  let postings: TypePostings
+  let termCount: Int
+  let path: String
+
+  private func corrupt(_ what: String) -> SearchError {
+    SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+  }
+
+  /// - Complexity: O(p) in the number of postings (every block is decoded once).
+  func validate() throws {
+    let fieldCount = postings.fieldCount
+    let documentCount = postings.documentCount
+    guard postings.termLists.count == termCount,
+      postings.listFieldMaxima.count == postings.lists.count * fieldCount,
+      postings.blockDataOffsets.count == postings.blockLastDocuments.count,
+      postings.blockPositionOffsets.count == postings.blockLastDocuments.count,
+      postings.blockFieldMaxima.count == postings.blockLastDocuments.count * fieldCount,
+      postings.bytes.count >= PostingBlock.padding, postings.positions.count >= PostingBlock.padding,
+      postings.bitmaps.count % max(postings.bitmapWordCount, 1) == 0
+    else { throw corrupt("posting tables of mismatched sizes") }
+    for list in postings.termLists.buffer where list != UInt32.max && Int(list) >= postings.lists.count {
+      throw corrupt("a term points past the posting lists")
+    }
+    let dataLimit = postings.bytes.count - PostingBlock.padding
+    let bitmapCount = postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
+    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
+    defer { scratch.deallocate() }
+    for list in postings.lists.buffer {
+      let blockCount = Int(list.blockCount)
+      guard blockCount >= 1, Int(list.documentFrequency) <= documentCount,
+        list.bitmap == UInt32.max || Int(list.bitmap) < bitmapCount
+      else { throw corrupt("a posting list header is damaged") }
+      if blockCount > 1 {
+        guard Int(list.firstBlock) + blockCount <= postings.blockLastDocuments.count else {
+          throw corrupt("a posting list points past the block table")
+        }
+      }
+      var previous: Int64 = -1
+      var total = 0
+      for block in 0..<blockCount {
+        let offset =
+          blockCount > 1 ? Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) : Int(list.dataOffset)
+        let positionOffset =
+          blockCount > 1
+          ? Int(postings.blockPositionOffsets[Int(list.firstBlock) + block]) : Int(list.positionOffset)
+        guard offset + 2 + fieldCount <= dataLimit, positionOffset < postings.positions.count else {
+          throw corrupt("a posting block lies outside the postings")
+        }
+        let header = postings.bytes.base + offset
+        let count = Int(header[0]) + 1
+        let documentWidth = Int(header[1])
+        var size = 2 + fieldCount + BitPacking.byteCount(count: count, width: documentWidth)
+        guard documentWidth <= 32 else { throw corrupt("a posting block has a bad bit width") }
+        for field in 0..<fieldCount {
+          let width = Int(header[2 + field])
+          guard width <= 32 else { throw corrupt("a posting block has a bad bit width") }
+          size += BitPacking.byteCount(count: count, width: width)
+        }
+        guard offset + size <= dataLimit else { throw corrupt("a posting block runs past the postings") }
+        BitPacking.unpack(
+          from: UnsafeRawPointer(header + 2 + fieldCount), count: count, width: documentWidth,
+          into: scratch)
+        for slot in 0..<count {
+          previous += Int64(scratch[slot]) + 1
+        }
+        guard previous < Int64(documentCount) else { throw corrupt("a posting names a document that does not exist") }
+        if blockCount > 1 && Int64(postings.blockLastDocuments[Int(list.firstBlock) + block]) != previous {
+          throw corrupt("a block's last document does not match its postings")
+        }
+        total += count
+      }
+      guard total == Int(list.documentFrequency) else {
+        throw corrupt("a posting list's length does not match its document frequency")
+      }
+    }
+  }
+}
