@@ -1,1 +1,93 @@
-print("x")
+import DiscoverSearch
+import Foundation
+import SyntheticCorpus
+
+/// `discover-bench`: indexes a corpus, runs a query mix, checks every answer and reports
+/// speed and size (contract 3 of the design notes).
+func runBenchmark() throws -> Bool {
+  let options = try BenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
+  let corpusName =
+    options.documentCount.map { "synthetic, \($0) documents, seed \(options.seed)" }
+    ?? (options.corpus ?? BenchmarkOptions.embeddedCorpus).lastPathComponent
+  print("DiscoverSearch benchmark: \(corpusName)")
+
+  let indexing = try IndexingWorkload(options: options).run()
+  let memoryBytes = indexing.index.memoryBytes
+
+  // Save, reopen, and search the reopened index: what a service does at startup.
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("discover-bench-\(getpid())")
+  defer { try? FileManager.default.removeItem(at: directory) }
+  try indexing.index.save(to: directory)
+  let diskBytes = try DiscoverIndex.fileSize(at: directory)
+  let openStart = Measurement.now()
+  let index = try DiscoverIndex.open(at: directory)
+  let openSeconds = Double(Measurement.now() - openStart) / 1e9
+
+  var queries: [QuerySpec]
+  if let url = options.queries {
+    queries = try QueryFile.load(at: url)
+  } else {
+    queries = indexing.queryMix.makeQueries(count: options.queryCount, seed: options.seed).map {
+      QuerySpec(kind: .search, text: $0.text, tab: $0.tab, limit: $0.limit)
+    }
+  }
+  if let url = options.writeQueries { try QueryFile.write(queries, to: url) }
+  let searchQueries = queries.filter { $0.kind == .search }
+  let skippedSuggest = queries.count - searchQueries.count
+
+  let search = try SearchWorkload(
+    index: index, queries: searchQueries, passes: options.passes, verifies: options.verifies
+  ).run()
+  let peakRSS = Measurement.peakResidentBytes()
+
+  let report = BenchmarkReport(
+    corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
+    memoryBytes: memoryBytes, peakRSSBytes: peakRSS, diskBytes: diskBytes,
+    openSeconds: openSeconds, search: search.latency)
+  print(report.table)
+  if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
+  if skippedSuggest > 0 {
+    print("suggest queries in the query file: \(skippedSuggest) (not run: completions are not built yet)")
+  }
+  if options.verifies {
+    print(
+      "checked: \(search.checkedQueries) of \(searchQueries.count) queries against the reference counts, "
+        + "\(search.emptyQueries) found nothing, \(search.failures.count) failures")
+  }
+  if options.slowestCount > 0 {
+    print("slowest queries (median µs):")
+    let order = search.medians.indices.sorted { search.medians[$0] > search.medians[$1] }
+    // The slowest, then a sample around the median.
+    let middle = order.count / 2
+    let around = order[max(0, middle - options.slowestCount / 2)..<min(order.count, middle + options.slowestCount / 2)]
+    for number in Array(order.prefix(options.slowestCount)) + Array(around) {
+      let query = searchQueries[number]
+      print(String(format: "  %9.1f  ", search.medians[number]) + "\(query.tab.rawValue)  \(query.text)")
+    }
+  }
+  if let url = options.json {
+    do {
+      try Data(report.json.utf8).write(to: url)
+    } catch {
+      throw SearchError(.io, "cannot write \(url.path): \(error.localizedDescription)")
+    }
+  }
+  for failure in search.failures.prefix(20) {
+    FileHandle.standardError.write(Data("check failed: \(failure)\n".utf8))
+  }
+  return search.failures.isEmpty
+}
+
+do {
+  if try !runBenchmark() {
+    FileHandle.standardError.write(Data("discover-bench: answers failed their checks; the timings above are not valid\n".utf8))
+    exit(1)
+  }
+} catch let error as SearchError {
+  FileHandle.standardError.write(Data("discover-bench: \(error.message)\n".utf8))
+  exit(2)
+} catch {
+  FileHandle.standardError.write(Data("discover-bench: \(error)\n".utf8))
+  exit(2)
+}

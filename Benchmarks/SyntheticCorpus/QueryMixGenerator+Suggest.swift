@@ -1,0 +1,120 @@
+import DiscoverSearch
+
+extension QueryMixGenerator {
+  /// The kinds of completion request in the default mix, each with its share of the mix.
+  ///
+  /// Prefixes are 1 to 8 characters long (uniformly, up to the word's length), as typed one
+  /// keystroke at a time. A kind without material falls back to word prefixes.
+  public enum SuggestCategory: String, Sendable, Hashable, CaseIterable {
+    /// The start of a title word: `danc` (45%).
+    case wordPrefix
+    /// `#` and the start of a hashtag: `#dancech` (15%).
+    case hashtagPrefix
+    /// `@` and the start of a username: `@dance_q` (10%).
+    case usernamePrefix
+    /// One or two whole title words and the start of the next: `dance cha` (20%).
+    case multiWordPartial
+    /// The start of a word (4 to 8 characters) with one typing slip: `dacne` (10%).
+    case typo
+
+    /// This kind's share of the mix.
+    public var share: Double {
+      switch self {
+      case .wordPrefix: 0.45
+      case .hashtagPrefix: 0.15
+      case .usernamePrefix: 0.10
+      case .multiWordPartial: 0.20
+      case .typo: 0.10
+      }
+    }
+  }
+
+  /// The longest prefix typed, in characters.
+  static let maximumPrefixLength = 8
+
+  /// Makes `count` completion requests in the proportions of ``SuggestCategory``, on the Top
+  /// tab with limit 10.
+  ///
+  /// Deterministic: the same observed documents and `seed` give the same requests. Every text
+  /// is non-empty.
+  ///
+  /// - Parameters:
+  ///   - count: How many requests, at least 0.
+  ///   - seed: Chooses the requests.
+  /// - Returns: Suggest queries in random order.
+  /// - Complexity: O(count).
+  public func makeSuggestQueries(count: Int, seed: UInt64) -> [GeneratedQuery] {
+    makeLabeledSuggestQueries(count: count, seed: seed).map(\.query)
+  }
+
+  /// ``makeSuggestQueries(count:seed:)`` with the kind each request was made as.
+  func makeLabeledSuggestQueries(count: Int, seed: UInt64)
+    -> [(category: SuggestCategory, query: GeneratedQuery)]
+  {
+    precondition(count >= 0, "query count must not be negative, got \(count)")
+    var generator = Xoshiro256StarStar(seed: seed ^ 0x5355_4747_4553_5453)  // "SUGGESTS"
+    let categories = makeShuffledLabels(
+      SuggestCategory.allCases,
+      counts: apportion(count, shares: SuggestCategory.allCases.map(\.share)), using: &generator)
+    return categories.map { category in
+      var text = makeSuggestText(category, using: &generator)
+      if text.allSatisfy(\.isWhitespace) { text = QueryText.makeNonsenseToken(using: &generator) }
+      return (category, GeneratedQuery(kind: .suggest, text: text, tab: .top, limit: 10))
+    }
+  }
+
+  private func makeSuggestText(
+    _ category: SuggestCategory, using generator: inout Xoshiro256StarStar
+  ) -> String {
+    switch category {
+    case .wordPrefix:
+      return typedPrefix(of: randomTitleWord(using: &generator), using: &generator)
+    case .hashtagPrefix:
+      guard !hashtags.isEmpty else { return makeSuggestText(.wordPrefix, using: &generator) }
+      return "#"
+        + typedPrefix(of: generator.pick(hashtags.elements).lowercased(), using: &generator)
+    case .usernamePrefix:
+      guard !usernames.isEmpty else { return makeSuggestText(.wordPrefix, using: &generator) }
+      let handle = Self.handle(generator.pick(usernames.elements), using: &generator)
+      guard handle.hasPrefix("@") else { return typedPrefix(of: handle, using: &generator) }
+      return "@" + typedPrefix(of: String(handle.dropFirst()), using: &generator)
+    case .multiWordPartial:
+      var words: [String] = []
+      for _ in 0..<8 where !titles.isEmpty && words.count < 2 {
+        words = QueryText.words(in: generator.pick(titles.elements))
+      }
+      guard words.count >= 2 else { return makeSuggestText(.wordPrefix, using: &generator) }
+      let phrase = adjacent(words, count: generator.nextInt(in: 2...3), using: &generator)
+        .map { QueryText.typeablePiece(of: $0, using: &generator).lowercased() }
+      return phrase.dropLast().joined(separator: " ") + " "
+        + typedPrefix(of: phrase[phrase.count - 1], using: &generator)
+    case .typo:
+      var word = ""
+      for _ in 0..<8 where word.count < 4 {
+        word = randomTitleWord(using: &generator)
+      }
+      guard word.count >= 4 else { return makeSuggestText(.wordPrefix, using: &generator) }
+      let length = generator.nextInt(in: 4...Swift.min(Self.maximumPrefixLength, word.count))
+      return QueryText.makeTypo(of: QueryText.prefix(of: word, length: length), using: &generator)
+    }
+  }
+
+  /// A random word of a random title, lower-cased, cut to a typeable piece; nonsense if no
+  /// title was observed.
+  private func randomTitleWord(using generator: inout Xoshiro256StarStar) -> String {
+    for _ in 0..<8 where !titles.isEmpty {
+      let words = QueryText.words(in: generator.pick(titles.elements))
+      if !words.isEmpty {
+        return QueryText.typeablePiece(of: generator.pick(words), using: &generator).lowercased()
+      }
+    }
+    return QueryText.makeNonsenseToken(using: &generator)
+  }
+
+  /// The first 1 to 8 characters of `word` (uniformly, at most its length).
+  private func typedPrefix(of word: String, using generator: inout Xoshiro256StarStar) -> String {
+    let longest = Swift.min(Self.maximumPrefixLength, word.count)
+    guard longest > 0 else { return word }
+    return QueryText.prefix(of: word, length: generator.nextInt(in: 1...longest))
+  }
+}

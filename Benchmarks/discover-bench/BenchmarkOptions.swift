@@ -1,0 +1,105 @@
+import DiscoverSearch
+import Foundation
+
+/// The command line of `discover-bench` (contract 3 of the design notes).
+struct BenchmarkOptions {
+  /// A corpus file to index instead of the embedded one.
+  var corpus: URL?
+  /// A query file (contract 2) to run instead of the generated mix.
+  var queries: URL?
+  /// Index a synthetic corpus of this many documents.
+  var documentCount: Int?
+  var seed: UInt64 = 1
+  var writeCorpus: URL?
+  var writeQueries: URL?
+  var json: URL?
+  /// How many queries the generated mix has.
+  var queryCount = 2_000
+  /// Timed passes over the queries after the warm-up; each query's median is kept.
+  var passes = 3
+  /// Whether to compare every query's counts with the reference evaluation.
+  var verifies = true
+  /// How many of the slowest queries to list after the run.
+  var slowestCount = 0
+
+  static let usage = """
+    usage: discover-bench [--corpus FILE | --docs N [--seed S]] [--queries FILE]
+                          [--write-corpus FILE] [--write-queries FILE] [--json FILE]
+                          [--query-count N] [--passes N] [--no-verify] [--slowest N]
+
+    With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
+    its generated query mix, printing a table.
+      --corpus FILE         index a corpus file (JSON Lines, contract 1)
+      --docs N --seed S     index a synthetic corpus of N documents made with seed S
+      --queries FILE        run these queries (JSON Lines, contract 2) instead of the mix
+      --write-corpus FILE   write the corpus indexed (contract 1)
+      --write-queries FILE  write the queries run (contract 2)
+      --json FILE           write the results as JSON (contract 3)
+      --query-count N       size of the generated query mix (default 2000)
+      --passes N            timed passes over the queries (default 3; medians are kept)
+      --no-verify           skip checking every answer against the reference counts
+      --slowest N           list the N slowest queries with their median latency
+    """
+
+  /// Parses the arguments.
+  ///
+  /// - Throws: ``SearchError/Code/invalidArgument`` with a message naming the bad flag.
+  static func parse(_ arguments: [String]) throws -> BenchmarkOptions {
+    var options = BenchmarkOptions()
+    var index = 0
+    func value(_ flag: String) throws -> String {
+      index += 1
+      guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+        throw SearchError(.invalidArgument, "\(flag) needs a value\n\n\(usage)")
+      }
+      return arguments[index]
+    }
+    func integer(_ flag: String, minimum: Int) throws -> Int {
+      let text = try value(flag)
+      guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number >= minimum else {
+        throw SearchError(.invalidArgument, "\(flag) takes a whole number of at least \(minimum), not \"\(text)\"")
+      }
+      return number
+    }
+    while index < arguments.count {
+      let flag = arguments[index]
+      switch flag {
+      case "--corpus": options.corpus = URL(fileURLWithPath: try value(flag))
+      case "--queries": options.queries = URL(fileURLWithPath: try value(flag))
+      case "--docs": options.documentCount = try integer(flag, minimum: 1)
+      case "--seed":
+        let text = try value(flag)
+        guard let seed = UInt64(text) else {
+          throw SearchError(.invalidArgument, "--seed takes a non-negative whole number, not \"\(text)\"")
+        }
+        options.seed = seed
+      case "--write-corpus": options.writeCorpus = URL(fileURLWithPath: try value(flag))
+      case "--write-queries": options.writeQueries = URL(fileURLWithPath: try value(flag))
+      case "--json": options.json = URL(fileURLWithPath: try value(flag))
+      case "--query-count": options.queryCount = try integer(flag, minimum: 1)
+      case "--passes": options.passes = try integer(flag, minimum: 1)
+      case "--no-verify": options.verifies = false
+      case "--slowest": options.slowestCount = try integer(flag, minimum: 1)
+      case "--help", "-h":
+        print(usage)
+        exit(0)
+      default:
+        throw SearchError(.invalidArgument, "unknown argument \"\(flag)\"\n\n\(usage)")
+      }
+      index += 1
+    }
+    if options.corpus != nil && options.documentCount != nil {
+      throw SearchError(.invalidArgument, "--corpus and --docs are alternatives; pass one")
+    }
+    if let count = options.documentCount, count > 500_000_000 {
+      throw SearchError(.invalidArgument, "--docs is at most 500,000,000")
+    }
+    return options
+  }
+
+  /// The embedded default corpus, found next to this package's sources.
+  static var embeddedCorpus: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("corpus/youtube_trending.jsonl")
+  }
+}

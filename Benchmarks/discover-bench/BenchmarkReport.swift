@@ -1,0 +1,62 @@
+import DiscoverSearch
+import Foundation
+
+/// The benchmark's results, as a table for people and JSON for tools (contract 3).
+struct BenchmarkReport {
+  var corpus: String
+  var documents: Int
+  var indexSeconds: Double
+  var memoryBytes: Int
+  var peakRSSBytes: Int
+  var diskBytes: Int
+  var openSeconds: Double
+  var search: LatencySummary
+
+  var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
+
+  var table: String {
+    func number(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+    let megabytes = { (bytes: Int) in number(Double(bytes) / 1_048_576) + " MB" }
+    return """
+
+      | measure                | value |
+      |------------------------|-------|
+      | documents              | \(documents) |
+      | index time             | \(number(indexSeconds, 3)) s |
+      | indexing rate          | \(number(documentsPerSecond, 0)) docs/s |
+      | index memory           | \(megabytes(memoryBytes)) (\(number(Double(memoryBytes) / Double(max(documents, 1)))) bytes/doc) |
+      | peak RSS               | \(megabytes(peakRSSBytes)) |
+      | index file             | \(megabytes(diskBytes)) |
+      | open time              | \(number(openSeconds, 3)) s |
+      | search queries         | \(search.queries) |
+      | search p50 / p95 / p99 | \(number(search.p50)) / \(number(search.p95)) / \(number(search.p99)) µs |
+      """
+  }
+
+  var json: String {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("engine", "DiscoverSearch")
+    writer.field("corpus", corpus)
+    writer.field("docs", documents)
+    writer.key("index")
+    writer.beginObject()
+    writer.field("seconds", indexSeconds)
+    writer.field("docsPerSecond", documentsPerSecond)
+    writer.field("memoryBytes", memoryBytes)
+    writer.field("peakRSSBytes", peakRSSBytes)
+    writer.field("diskBytes", diskBytes)
+    writer.field("openSeconds", openSeconds)
+    writer.endObject()
+    writer.key("search")
+    writer.beginObject()
+    writer.field("queries", search.queries)
+    writer.field("p50Micros", search.p50)
+    writer.field("p95Micros", search.p95)
+    writer.field("p99Micros", search.p99)
+    writer.endObject()
+    writer.endObject()
+    writer.newline()
+    return writer.string
+  }
+}

@@ -1,0 +1,112 @@
+import DiscoverSearch
+import Foundation
+import SyntheticCorpus
+
+/// Indexes the corpus, timing only the engine: documents are generated or parsed in batches
+/// outside the clock, then added and committed on it.
+struct IndexingWorkload {
+  /// Documents per batch: large enough to amortize, small enough that a 10-million-document
+  /// corpus never sits in memory whole.
+  static let batchSize = 50_000
+
+  struct Result {
+    var index: DiscoverIndex
+    var documentCount: Int
+    var seconds: Double
+    var queryMix: QueryMixGenerator
+    var corpusIssues: Int
+  }
+
+  let options: BenchmarkOptions
+
+  func run() throws -> Result {
+    var writer = IndexWriter()
+    var mix = QueryMixGenerator(seed: options.seed)
+    var nanoseconds: UInt64 = 0
+    var corpusOutput: CorpusFileWriter?
+    if let url = options.writeCorpus { corpusOutput = try CorpusFileWriter(url: url) }
+    var issues = 0
+
+    func addBatch(_ batch: [Document]) throws {
+      for document in batch { mix.observe(document) }
+      try corpusOutput?.write(batch)
+      let start = Measurement.now()
+      for document in batch { try writer.add(document) }
+      nanoseconds += Measurement.now() - start
+    }
+
+    if let count = options.documentCount {
+      let corpus = SyntheticCorpus(documentCount: count, seed: options.seed)
+      try corpus.forEachBatch(size: IndexingWorkload.batchSize) { try addBatch($0) }
+    } else {
+      let url = options.corpus ?? BenchmarkOptions.embeddedCorpus
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        throw SearchError(
+          .invalidArgument,
+          options.corpus == nil
+            ? "the embedded corpus is missing at \(url.path); run from a checkout of the package or pass --corpus FILE"
+            : "no corpus file at \(url.path)")
+      }
+      var batch: [Document] = []
+      batch.reserveCapacity(IndexingWorkload.batchSize)
+      let report = try CorpusLoader.forEachDocument(at: url, policy: .skip) { document in
+        batch.append(document)
+        if batch.count == IndexingWorkload.batchSize {
+          try addBatch(batch)
+          batch.removeAll(keepingCapacity: true)
+        }
+      }
+      try addBatch(batch)
+      issues = report.issueCount
+      for issue in report.issues.prefix(10) {
+        FileHandle.standardError.write(Data("warning: \(url.lastPathComponent): \(issue)\n".utf8))
+      }
+    }
+    try corpusOutput?.finish()
+    let start = Measurement.now()
+    let index = try writer.makeIndex()
+    nanoseconds += Measurement.now() - start
+    return Result(
+      index: index, documentCount: writer.documentCount, seconds: Double(nanoseconds) / 1e9,
+      queryMix: mix, corpusIssues: issues)
+  }
+}
+
+/// Writes documents as a contract-1 corpus file.
+struct CorpusFileWriter {
+  private let handle: FileHandle
+  private var writer = JSONWriter(capacity: 1 << 20)
+
+  init(url: URL) throws {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+      throw SearchError(.io, "cannot create \(url.path)")
+    }
+    do {
+      handle = try FileHandle(forWritingTo: url)
+    } catch {
+      throw SearchError(.io, "cannot open \(url.path) for writing: \(error.localizedDescription)")
+    }
+  }
+
+  mutating func write(_ documents: [Document]) throws {
+    for document in documents {
+      document.write(to: &writer)
+      writer.newline()
+    }
+    try flush()
+  }
+
+  private mutating func flush() throws {
+    do {
+      try handle.write(contentsOf: writer.bytes)
+    } catch {
+      throw SearchError(.io, "cannot write the corpus file: \(error.localizedDescription)")
+    }
+    writer.removeAll()
+  }
+
+  mutating func finish() throws {
+    try flush()
+    try handle.close()
+  }
+}

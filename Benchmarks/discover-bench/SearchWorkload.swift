@@ -1,0 +1,92 @@
+@_spi(Benchmarking) import DiscoverSearch
+
+/// Runs the search queries: one untimed warm-up pass, then timed passes, keeping each
+/// query's median; then checks every answer, outside the clock.
+struct SearchWorkload {
+  let index: DiscoverIndex
+  let queries: [QuerySpec]
+  let passes: Int
+  let verifies: Bool
+  var ranking = RankingOptions()
+
+  struct Result {
+    var latency: LatencySummary
+    /// Answers that disagree with the reference or break an invariant.
+    var failures: [String]
+    /// How many queries were checked against the reference counts.
+    var checkedQueries: Int
+    /// Queries that found nothing.
+    var emptyQueries: Int
+    /// Each query's median latency in microseconds, in query order.
+    var medians: [Double]
+  }
+
+  func run() throws -> Result {
+    for query in queries {
+      _ = try index.search(query.text, in: query.tab, limit: query.limit, ranking: ranking)
+    }
+    var samples = [[Double]](repeating: [], count: queries.count)
+    var responses: [SearchResponse] = []
+    responses.reserveCapacity(queries.count)
+    for pass in 0..<passes {
+      for (number, query) in queries.enumerated() {
+        let start = Measurement.now()
+        let response = try index.search(query.text, in: query.tab, limit: query.limit, ranking: ranking)
+        let elapsed = Measurement.now() - start
+        samples[number].append(Double(elapsed) / 1_000)
+        if pass == 0 { responses.append(response) }
+      }
+    }
+    let medians = samples.map(Measurement.median)
+    let latency = LatencySummary(microseconds: medians)
+    var failures: [String] = []
+    var checked = 0
+    if verifies {
+      for (query, response) in zip(queries, responses) {
+        failures += check(query, response)
+        if index.referenceCounts(for: query.text) != nil { checked += 1 }
+      }
+    }
+    return Result(
+      latency: latency, failures: failures, checkedQueries: checked,
+      emptyQueries: responses.filter { $0.totalHits == 0 }.count, medians: medians)
+  }
+
+  /// The ways a response is wrong: counts that differ from the slow reference, a page of
+  /// the wrong size or order, or a next page that repeats this one.
+  private func check(_ query: QuerySpec, _ response: SearchResponse) -> [String] {
+    var failures: [String] = []
+    let label = "query \"\(query.text)\" (\(query.tab.rawValue))"
+    if let reference = index.referenceCounts(for: query.text) {
+      if reference.facets != response.facets || reference.matchedAllTerms != response.matchedAllTerms {
+        failures.append(
+          "\(label): counts \(response.facets) (all terms: \(response.matchedAllTerms)), reference \(reference.facets) (all terms: \(reference.matchedAllTerms))")
+      }
+    }
+    if response.totalHits != response.facets.total(for: query.tab) {
+      failures.append("\(label): totalHits \(response.totalHits) is not the tab's facet sum")
+    }
+    if response.results.count != min(query.limit, response.totalHits) {
+      failures.append("\(label): \(response.results.count) results for \(response.totalHits) hits and limit \(query.limit)")
+    }
+    if response.matchedAllTerms {
+      for (earlier, later) in zip(response.results, response.results.dropFirst()) where later.score > earlier.score {
+        failures.append("\(label): results out of order (\(earlier.score) before \(later.score))")
+        break
+      }
+    }
+    if let cursor = response.nextCursor,
+      let next = try? index.search(query.text, in: query.tab, limit: query.limit, after: cursor, ranking: ranking)
+    {
+      let shown = Set(response.results.map { "\($0.type.rawValue)/\($0.id)" })
+      if next.results.contains(where: { shown.contains("\($0.type.rawValue)/\($0.id)") }) {
+        failures.append("\(label): page 2 repeats a result of page 1")
+      }
+      let expected = min(query.limit, response.totalHits - response.results.count)
+      if next.results.count != expected {
+        failures.append("\(label): page 2 has \(next.results.count) results, expected \(expected)")
+      }
+    }
+    return failures
+  }
+}

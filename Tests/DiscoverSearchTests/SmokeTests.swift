@@ -1,3 +1,0 @@
-import Testing
-@testable import DiscoverSearch
-@Test func smoke() { #expect(1 == 1) }
