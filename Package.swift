@@ -21,9 +21,15 @@ let package = Package(
       dependencies: ["CICU"],
       path: "Sources/DiscoverSearch"
     ),
+    // The CLI's logic, a library so that tests can run its commands in-process.
+    .target(
+      name: "DiscoverCLI",
+      dependencies: ["DiscoverSearch"],
+      path: "Sources/DiscoverCLI"
+    ),
     .executableTarget(
       name: "discover",
-      dependencies: ["DiscoverSearch"],
+      dependencies: ["DiscoverCLI"],
       path: "Sources/discover"
     ),
     .target(
@@ -38,7 +44,7 @@ let package = Package(
     ),
     .testTarget(
       name: "DiscoverSearchTests",
-      dependencies: ["DiscoverSearch", "SyntheticCorpus"],
+      dependencies: ["DiscoverSearch", "DiscoverCLI", "SyntheticCorpus"],
       path: "Tests/DiscoverSearchTests"
     ),
   ],

@@ -6,6 +6,7 @@ struct BenchmarkReport {
   var corpus: String
   var documents: Int
   var indexSeconds: Double
+  var commitSeconds: Double
   var memoryBytes: Int
   var peakRSSBytes: Int
   var diskBytes: Int
@@ -22,7 +23,7 @@ struct BenchmarkReport {
       | measure                | value |
       |------------------------|-------|
       | documents              | \(documents) |
-      | index time             | \(number(indexSeconds, 3)) s |
+      | index time             | \(number(indexSeconds, 3)) s (commit \(number(commitSeconds, 3)) s) |
       | indexing rate          | \(number(documentsPerSecond, 0)) docs/s |
       | index memory           | \(megabytes(memoryBytes)) (\(number(Double(memoryBytes) / Double(max(documents, 1)))) bytes/doc) |
       | peak RSS               | \(megabytes(peakRSSBytes)) |
@@ -42,6 +43,7 @@ struct BenchmarkReport {
     writer.key("index")
     writer.beginObject()
     writer.field("seconds", indexSeconds)
+    writer.field("commitSeconds", commitSeconds)
     writer.field("docsPerSecond", documentsPerSecond)
     writer.field("memoryBytes", memoryBytes)
     writer.field("peakRSSBytes", peakRSSBytes)

@@ -43,6 +43,7 @@ func runBenchmark() throws -> Bool {
 
   let report = BenchmarkReport(
     corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
+    commitSeconds: indexing.commitSeconds,
     memoryBytes: memoryBytes, peakRSSBytes: peakRSS, diskBytes: diskBytes,
     openSeconds: openSeconds, search: search.latency)
   print(report.table)

@@ -15,6 +15,8 @@ import Synchronization
 /// current when it started.
 public final class DiscoverIndex: Sendable {
   private let current: Mutex<IndexSnapshot>
+  /// Reusable search buffers, shared by every snapshot of this index.
+  let workspaces = WorkspacePool()
 
   /// Creates an empty index.
   public convenience init(configuration: IndexConfiguration = IndexConfiguration()) {
@@ -23,6 +25,9 @@ public final class DiscoverIndex: Sendable {
 
   init(snapshot: IndexSnapshot) {
     current = Mutex(snapshot)
+    // Build the analysis tables now (a few milliseconds, once per process) rather than in
+    // the first search.
+    Analyzer.prepare()
   }
 
   /// Builds an index of `documents`.

@@ -35,13 +35,22 @@ public enum Analyzer {
   /// - Complexity: O(n) in the length of `text`.
   public static func tokens(of text: String, as mode: AnalysisMode = .document) -> [AnalyzedToken] {
     var tokenizer = Tokenizer(mode: mode)
-    var stream = TokenStream()
-    tokenizer.tokenize(text, into: &stream)
+    let stream = TokenStream()
+    tokenizer.tokenize(text, into: stream)
     return stream.tokens.map {
       AnalyzedToken(
         text: stream.text(of: $0), kind: $0.kind, position: Int($0.position),
         sourceRange: Int($0.sourceStart)..<Int($0.sourceEnd))
     }
+  }
+
+  /// Builds the character and emoji tables analysis uses, if they are not built yet.
+  ///
+  /// They are built on first use anyway; indexes call this when they are created or
+  /// opened, so no search pays for it.
+  static func prepare() {
+    _ = CharacterTable.shared
+    _ = EmojiNames.words(of: 0x1F525)
   }
 
   /// The folded form of text, the way terms are compared: `Café` and `CAFE` give `cafe`.

@@ -1,5 +1,5 @@
 /// What a token stands for; the same pipeline analyzes documents and queries.
-public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
+public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable, BitwiseCopyable {
   /// A word of text (letters and digits of a script written with spaces, or a dictionary
   /// word of Thai, Lao, Khmer or Myanmar).
   case word
@@ -28,7 +28,7 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
 
 /// One token in a ``TokenStream``: where its folded bytes are, its position, and the bytes
 /// of the source text it came from (for highlighting).
-struct Token: Sendable, Hashable {
+struct Token: Sendable, Hashable, BitwiseCopyable {
   /// Offset of the folded bytes in ``TokenStream/bytes``.
   var start: UInt32
   /// Number of folded bytes.
@@ -43,27 +43,47 @@ struct Token: Sendable, Hashable {
 
 /// Tokens of one text, their folded bytes in one contiguous buffer.
 ///
-/// Reused across documents: ``removeAll()`` keeps the capacity, so steady-state indexing
-/// allocates nothing per document.
-struct TokenStream: Sendable {
-  /// The folded bytes of every token, back to back.
-  var bytes: [UInt8] = []
-  /// The tokens in text order (alternatives follow the token they belong to).
-  var tokens: [Token] = []
+/// Reused across documents: ``removeAll()`` keeps the memory, so steady-state indexing
+/// allocates nothing per document. A class owning raw buffers, so that the tokenizer's
+/// appends are a capacity check and a store (see ``UnsafeGrowableBuffer``).
+final class TokenStream {
+  private let byteCell = UnsafeBufferCell<UInt8>(capacity: 1024)
+  private let tokenCell = UnsafeBufferCell<Token>(capacity: 128)
 
-  init() {
-    bytes.reserveCapacity(1024)
-    tokens.reserveCapacity(128)
+  /// The folded bytes of every token, back to back.
+  var bytes: UnsafeGrowableBuffer<UInt8> {
+    @inline(__always) get { byteCell.value }
+    @inline(__always) _modify { yield &byteCell.value }
+  }
+
+  /// The tokens in text order (alternatives follow the token they belong to).
+  var tokens: UnsafeGrowableBuffer<Token> {
+    @inline(__always) get { tokenCell.value }
+    @inline(__always) _modify { yield &tokenCell.value }
+  }
+
+  init() {}
+
+  deinit {
+    byteCell.deallocate()
+    tokenCell.deallocate()
   }
 
   /// Forgets every token, keeping the buffers.
-  mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
-    tokens.removeAll(keepingCapacity: true)
+  @inline(__always)
+  func removeAll() {
+    bytes.removeAll()
+    tokens.removeAll()
+  }
+
+  /// The folded bytes of a token.
+  @inline(__always)
+  func bytes(of token: Token) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: bytes.base + Int(token.start), count: Int(token.count))
   }
 
   /// The folded text of a token, for tests and diagnostics.
   func text(of token: Token) -> String {
-    String(decoding: bytes[Int(token.start)..<Int(token.start + token.count)], as: UTF8.self)
+    String(decoding: bytes(of: token), as: UTF8.self)
   }
 }

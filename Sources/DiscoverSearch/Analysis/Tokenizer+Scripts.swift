@@ -8,96 +8,99 @@ extension Tokenizer {
   /// whatever the dictionary does. Documents also get ICU's dictionary words of one or of
   /// three or more characters, so a lone character typed as a query finds its word.
   mutating func scanCJRun(
-    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: TokenStream,
     position: inout UInt32
   ) -> Int {
-    runOffsets.removeAll(keepingCapacity: true)
-    runSources.removeAll(keepingCapacity: true)
-    scratch.removeAll(keepingCapacity: true)
+    let space = self.space
+    space.runOffsets.removeAll()
+    space.runSources.removeAll()
+    space.run.removeAll()
     let table = self.table
     var needsContext = false
     var index = start
     let end = text.count
-    while index < end, runOffsets.count < Tokenizer.maximumScriptRun {
+    while index < end, space.runOffsets.count < Tokenizer.maximumScriptRun {
       if text[index] < 0x80 { break }
       let (codePoint, width) = UTF8Encoding.decode(text, at: index)
       let flags = table.flags(codePoint)
       if !flags.contains(.cjScript) {
         // A combining mark continues the character before it.
-        guard flags.contains(.mark), !runOffsets.isEmpty else { break }
+        guard flags.contains(.mark), !space.runOffsets.isEmpty else { break }
         needsContext = true
         index += width
         continue
       }
-      runOffsets.append(scratch.count)
-      runSources.append(index)
+      space.runOffsets.append(space.run.count)
+      space.runSources.append(index)
       if flags.contains(.contextFree) && codePoint < 0x10000 {
-        table.appendFold(of: codePoint, to: &scratch)
+        table.appendFold(of: codePoint, to: &space.run)
       } else {
         needsContext = true
       }
       index += width
     }
-    runSources.append(index)
+    space.runSources.append(index)
     var sourcesAreExact = true
     if needsContext {
       // Fold in context (halfwidth katakana with voicing marks), then find the characters.
-      scratch.removeAll(keepingCapacity: true)
-      foldInContext(text, start..<index, removingApostrophes: false, into: &scratch)
-      runOffsets.removeAll(keepingCapacity: true)
+      space.run.removeAll()
+      foldInContext(text, start..<index, removingApostrophes: false, into: &space.run)
+      space.runOffsets.removeAll()
       var offset = 0
-      while offset < scratch.count {
-        runOffsets.append(offset)
-        offset += max(UTF8Encoding.decode(scratch, at: offset).1, 1)
+      while offset < space.run.count {
+        space.runOffsets.append(offset)
+        offset += Swift.max(UTF8Encoding.decode(space.run, at: offset).1, 1)
       }
       sourcesAreExact = false
     }
-    runOffsets.append(scratch.count)
+    space.runOffsets.append(space.run.count)
+    let runOffsets = space.runOffsets
+    let runSources = space.runSources
     let characterCount = runOffsets.count - 1
-    guard characterCount > 0 else { return max(index, start + 1) }
+    guard characterCount > 0 else { return Swift.max(index, start + 1) }
 
     func source(_ first: Int, _ last: Int) -> Range<Int> {
       sourcesAreExact ? runSources[first]..<runSources[last] : start..<index
     }
 
     if characterCount == 1 {
-      appendScratch(runOffsets[0]..<runOffsets[1], to: &stream)
-      emit(.cjWord, from: stream.bytes.count - (runOffsets[1] - runOffsets[0]), source: source(0, 1), position: position, into: &stream)
+      let outputStart = stream.bytes.count
+      appendScratch(runOffsets[0]..<runOffsets[1], to: stream)
+      emit(.cjWord, from: outputStart, source: source(0, 1), position: position, into: stream)
       position &+= 1
       return index
     }
     for first in 0..<(characterCount - 1) {
       let outputStart = stream.bytes.count
-      appendScratch(runOffsets[first]..<runOffsets[first + 2], to: &stream)
-      emit(.cjBigram, from: outputStart, source: source(first, first + 2), position: position &+ UInt32(first), into: &stream)
+      appendScratch(runOffsets[first]..<runOffsets[first + 2], to: stream)
+      emit(.cjBigram, from: outputStart, source: source(first, first + 2), position: position &+ UInt32(first), into: stream)
     }
-    if mode == .document {
+    if mode == .document && addsDictionaryWords {
       let base = position
-      let offsets = runOffsets
-      scratch.withUnsafeBufferPointer { run in
-        DictionaryWordBreaker.forEachWord(in: run) { wordStart, wordEnd in
-          // Characters are few; find the word's first and last character by binary search.
-          let first = Tokenizer.lowerBound(of: wordStart, in: offsets)
-          let last = Tokenizer.lowerBound(of: wordEnd, in: offsets)
-          let length = last - first
-          guard length != 2, length > 0 else { return }
-          let outputStart = stream.bytes.count
-          stream.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: run[wordStart..<wordEnd]))
-          emit(.cjWord, from: outputStart, source: source(first, last), position: base &+ UInt32(first), into: &stream)
-        }
+      segmentations.segment(space.run.buffer, into: &space.wordBounds)
+      let wordBounds = space.wordBounds
+      for pair in stride(from: 0, to: wordBounds.count, by: 2) {
+        let wordStart = Int(wordBounds[pair])
+        let wordEnd = Int(wordBounds[pair + 1])
+        // Characters are few; find the word's first and last character by binary search.
+        let first = Tokenizer.lowerBound(of: wordStart, in: runOffsets)
+        let last = Tokenizer.lowerBound(of: wordEnd, in: runOffsets)
+        let length = last - first
+        guard length != 2, length > 0 else { continue }
+        let outputStart = stream.bytes.count
+        appendScratch(wordStart..<wordEnd, to: stream)
+        emit(.cjWord, from: outputStart, source: source(first, last), position: base &+ UInt32(first), into: stream)
       }
     }
     position &+= UInt32(characterCount)
     return index
   }
 
-  private func appendScratch(_ range: Range<Int>, to stream: inout TokenStream) {
-    scratch.withUnsafeBufferPointer {
-      stream.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range]))
-    }
+  private func appendScratch(_ range: Range<Int>, to stream: TokenStream) {
+    stream.bytes.append(contentsOf: UnsafeBufferPointer(start: space.run.base + range.lowerBound, count: range.count))
   }
 
-  static func lowerBound(of value: Int, in sorted: [Int]) -> Int {
+  static func lowerBound(of value: Int, in sorted: UnsafeGrowableBuffer<Int>) -> Int {
     var low = 0
     var high = sorted.count
     while low < high {
@@ -110,7 +113,7 @@ extension Tokenizer {
   /// Scans a run of Thai, Lao, Khmer or Myanmar text, which is written without spaces
   /// between words; ICU's dictionary break iterator finds the words.
   mutating func scanDictionaryRun(
-    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: TokenStream,
     position: inout UInt32
   ) -> Int {
     var index = start
@@ -121,11 +124,13 @@ extension Tokenizer {
       guard flags.contains(.dictionaryScript) || flags.contains(.mark) else { break }
       index += width
     }
-    let run = UnsafeBufferPointer(rebasing: text[start..<index])
-    DictionaryWordBreaker.forEachWord(in: run) { wordStart, wordEnd in
+    segmentations.segment(UnsafeBufferPointer(rebasing: text[start..<index]), into: &space.wordBounds)
+    let wordBounds = space.wordBounds
+    for pair in stride(from: 0, to: wordBounds.count, by: 2) {
+      let word = (start + Int(wordBounds[pair]))..<(start + Int(wordBounds[pair + 1]))
       let outputStart = stream.bytes.count
-      foldInContext(text, (start + wordStart)..<(start + wordEnd), removingApostrophes: false, into: &stream.bytes)
-      emit(.word, from: outputStart, source: (start + wordStart)..<(start + wordEnd), position: position, into: &stream)
+      foldInContext(text, word, removingApostrophes: false, into: &stream.bytes)
+      emit(.word, from: outputStart, source: word, position: position, into: stream)
       position &+= 1
     }
     return max(index, start + 1)
@@ -138,7 +143,7 @@ extension Tokenizer {
   /// also get the Unicode name words of each emoji at the same position (🔥 also indexes
   /// `fire`); a query emoji whose name is one word also matches that word.
   mutating func scanEmoji(
-    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: TokenStream,
     position: inout UInt32
   ) -> Int {
     let outputStart = stream.bytes.count
@@ -153,7 +158,7 @@ extension Tokenizer {
       UTF8Encoding.append(first, to: &stream.bytes)
       UTF8Encoding.append(second, to: &stream.bytes)
       index += secondWidth
-      emit(.emoji, from: outputStart, source: start..<index, position: position, into: &stream)
+      emit(.emoji, from: outputStart, source: start..<index, position: position, into: stream)
       position &+= 1
       return index
     }
@@ -178,7 +183,7 @@ extension Tokenizer {
       break
     }
     let source = start..<index
-    emit(.emoji, from: outputStart, source: source, position: position, into: &stream)
+    emit(.emoji, from: outputStart, source: source, position: position, into: stream)
     switch mode {
     case .document:
       var seen: [UInt32] = []
@@ -186,8 +191,8 @@ extension Tokenizer {
         seen.append(component)
         for word in EmojiNames.words(of: component) {
           let wordStart = stream.bytes.count
-          stream.bytes.append(contentsOf: word)
-          emit(.emojiName, from: wordStart, source: source, position: position, into: &stream)
+          word.withUnsafeBufferPointer { stream.bytes.append(contentsOf: $0) }
+          emit(.emojiName, from: wordStart, source: source, position: position, into: stream)
         }
       }
     case .query:
@@ -195,8 +200,8 @@ extension Tokenizer {
         let words = EmojiNames.words(of: first)
         if words.count == 1 {
           let wordStart = stream.bytes.count
-          stream.bytes.append(contentsOf: words[0])
-          emit(.emojiName, from: wordStart, source: source, position: position, into: &stream)
+          words[0].withUnsafeBufferPointer { stream.bytes.append(contentsOf: $0) }
+          emit(.emojiName, from: wordStart, source: source, position: position, into: stream)
         }
       }
     }
@@ -209,7 +214,7 @@ extension Tokenizer {
   /// link and would only fill the term dictionary.
   mutating func scanURL(
     _ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int,
-    into stream: inout TokenStream, position: inout UInt32
+    into stream: TokenStream, position: inout UInt32
   ) {
     let host = URLScanner.hostRange(in: text, start..<end)
     var labels: [Range<Int>] = []
@@ -234,12 +239,16 @@ extension Tokenizer {
           let tokenCount = stream.tokens.count
           let savedBase = sourceBase
           sourceBase += label.lowerBound
-          let next = scanWord(slice, from: index, into: &stream, position: &position)
+          let next = scanWord(slice, from: index, into: stream, position: &position)
           sourceBase = savedBase
           // A letter scanWord does not take (a Chinese character in an international
           // domain name) is skipped, so the scan always moves on.
           index = next > index ? next : index + max(UTF8Encoding.decode(slice, at: index).1, 1)
-          if stream.tokens.count > tokenCount { stream.tokens[tokenCount].kind = .urlPart }
+          if stream.tokens.count > tokenCount {
+            var token = stream.tokens[tokenCount]
+            token.kind = .urlPart
+            stream.tokens[tokenCount] = token
+          }
         } else {
           index += 1
         }

@@ -8,7 +8,7 @@ extension Tokenizer {
   func startsTagBody(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
     guard index < text.count else { return false }
     let byte = text[index]
-    if byte < 0x80 { return ASCII.kind[Int(byte)] & ASCII.alphanumeric != 0 }
+    if byte < 0x80 { return ASCII.isAlphanumeric(byte) }
     let flags = table.flags(UTF8Encoding.decode(text, at: index).0)
     return !flags.isDisjoint(with: [.letter, .number])
   }
@@ -23,7 +23,7 @@ extension Tokenizer {
   /// mode only the tag term is emitted: `#dance` means the tag, not the word.
   mutating func scanTag(
     _ text: UnsafeBufferPointer<UInt8>, marker: Int, bodyStart: Int, kind: TokenKind,
-    into stream: inout TokenStream, position: inout UInt32
+    into stream: TokenStream, position: inout UInt32
   ) -> Int {
     let outputStart = stream.bytes.count
     stream.bytes.append(kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@"))
@@ -50,11 +50,8 @@ extension Tokenizer {
       var codePoint = UInt32(byte)
       var flags = CharacterTable.Flags()
       if byte < 0x80 {
-        let asciiKind = ASCII.kind[Int(byte)]
-        if asciiKind & ASCII.alphanumeric != 0 {
-          current =
-            asciiKind & ASCII.digit != 0
-            ? .digit : (asciiKind & ASCII.uppercase != 0 ? .upper : .lower)
+        if ASCII.isAlphanumeric(byte) {
+          current = ASCII.isDigit(byte) ? .digit : (ASCII.isUppercase(byte) ? .upper : .lower)
         } else if byte == UInt8(ascii: "_")
           || (byte == UInt8(ascii: ".") && kind == .mention && startsTagBody(text, at: index + 1))
         {
@@ -112,7 +109,7 @@ extension Tokenizer {
       previousCharacterStart = characterStart
 
       if byte < 0x80 {
-        stream.bytes.append(ASCII.lowercase[Int(byte)])
+        stream.bytes.append(ASCII.lowercase(byte))
       } else if flags.contains(.contextFree) && codePoint < 0x10000 {
         table.appendFold(of: codePoint, to: &stream.bytes)
       } else {
@@ -123,7 +120,7 @@ extension Tokenizer {
 
     if needsContext {
       // Fold the whole body in context; parts then come from separators only.
-      stream.bytes.removeSubrange(bodyOutputStart...)
+      stream.bytes.truncate(to: bodyOutputStart)
       foldInContext(text, bodyStart..<index, removingApostrophes: false, into: &stream.bytes)
       parts.removeAll(keepingCapacity: true)
       partStart = bodyOutputStart
@@ -141,7 +138,7 @@ extension Tokenizer {
 
     let bodyOutputEnd = stream.bytes.count
     let source = marker..<index
-    emit(kind, from: outputStart, source: source, position: position, into: &stream)
+    emit(kind, from: outputStart, source: source, position: position, into: stream)
     guard mode == .document else {
       position &+= 1
       return index
@@ -152,7 +149,7 @@ extension Tokenizer {
       let savedBase = sourceBase
       sourceBase += bodyStart
       let body = UnsafeBufferPointer(rebasing: text[bodyStart..<index])
-      let next = tokenize(bytes: body, into: &stream, firstPosition: position)
+      let next = tokenize(bytes: body, into: stream, firstPosition: position)
       sourceBase = savedBase
       position = max(next, position &+ 1)
       return index
@@ -168,15 +165,15 @@ extension Tokenizer {
       for part in parts {
         for offset in part.start..<part.end { stream.bytes.append(stream.bytes[offset]) }
       }
-      emit(.tagWord, from: wordStart, source: source, position: position, into: &stream)
+      emit(.tagWord, from: wordStart, source: source, position: position, into: stream)
       for (offset, part) in parts.enumerated() {
         emitCopy(
           .tagPart, of: part.start..<part.end, source: source,
-          position: position &+ UInt32(offset), into: &stream)
+          position: position &+ UInt32(offset), into: stream)
       }
       position &+= UInt32(parts.count)
     } else if let part = parts.first {
-      emitCopy(.tagWord, of: part.start..<part.end, source: source, position: position, into: &stream)
+      emitCopy(.tagWord, of: part.start..<part.end, source: source, position: position, into: stream)
       position &+= 1
     } else {
       position &+= 1

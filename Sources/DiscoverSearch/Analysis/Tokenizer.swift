@@ -24,14 +24,17 @@ struct Tokenizer {
   static let maximumScriptRun = 1024
 
   let mode: Mode
+  /// Whether document mode adds ICU's dictionary words to Chinese and Japanese bigrams.
+  /// Highlighting turns this off: bigrams already mark every matched span.
+  var addsDictionaryWords = true
   let table = CharacterTable.shared
   /// Scratch space reused between calls.
-  var runOffsets: [Int] = []
-  var runSources: [Int] = []
-  var scratch: [UInt8] = []
+  let space = TokenizerScratch()
   var parts: [(start: Int, end: Int)] = []
   /// Added to every source offset: set while tokenizing a slice of a larger text.
   var sourceBase = 0
+  /// Dictionary segmentations already computed, replayed for repeated runs.
+  var segmentations = SegmentationCache()
 
   init(mode: Mode) {
     self.mode = mode
@@ -42,17 +45,17 @@ struct Tokenizer {
   /// - Returns: The position after the last token.
   /// - Complexity: O(n) in the length of the text.
   @discardableResult
-  mutating func tokenize(_ text: String, into stream: inout TokenStream, firstPosition: UInt32 = 0)
+  mutating func tokenize(_ text: String, into stream: TokenStream, firstPosition: UInt32 = 0)
     -> UInt32
   {
     var text = text
-    return text.withUTF8 { tokenize(bytes: $0, into: &stream, firstPosition: firstPosition) }
+    return text.withUTF8 { tokenize(bytes: $0, into: stream, firstPosition: firstPosition) }
   }
 
   /// Tokenizes UTF-8 bytes; see ``tokenize(_:into:firstPosition:)``.
   @discardableResult
   mutating func tokenize(
-    bytes text: UnsafeBufferPointer<UInt8>, into stream: inout TokenStream, firstPosition: UInt32
+    bytes text: UnsafeBufferPointer<UInt8>, into stream: TokenStream, firstPosition: UInt32
   ) -> UInt32 {
     var position = firstPosition
     var index = 0
@@ -62,15 +65,14 @@ struct Tokenizer {
     while index < end, stream.tokens.count < tokenLimit {
       let byte = text[index]
       if byte < 0x80 {
-        let kind = ASCII.kind[Int(byte)]
-        if kind & ASCII.alphanumeric != 0 {
+        if ASCII.isAlphanumeric(byte) {
           if let urlEnd = URLScanner.urlEnd(in: text, at: index) {
-            scanURL(text, from: index, to: urlEnd, into: &stream, position: &position)
+            scanURL(text, from: index, to: urlEnd, into: stream, position: &position)
             index = urlEnd
             previousIsWord = false
             continue
           }
-          index = scanWord(text, from: index, into: &stream, position: &position)
+          index = scanWord(text, from: index, into: stream, position: &position)
           previousIsWord = true
           continue
         }
@@ -78,7 +80,7 @@ struct Tokenizer {
           let bodyStart = Optional(index + 1), startsTagBody(text, at: bodyStart)
         {
           let kind: TokenKind = byte == UInt8(ascii: "#") ? .hashtag : .mention
-          index = scanTag(text, marker: index, bodyStart: bodyStart, kind: kind, into: &stream, position: &position)
+          index = scanTag(text, marker: index, bodyStart: bodyStart, kind: kind, into: stream, position: &position)
           previousIsWord = true
           continue
         }
@@ -94,29 +96,32 @@ struct Tokenizer {
         if index <= before { index = before + max(width, 1) }
       }
       if flags.contains(.cjScript) {
-        index = scanCJRun(text, from: index, into: &stream, position: &position)
+        index = scanCJRun(text, from: index, into: stream, position: &position)
         previousIsWord = true
       } else if flags.contains(.dictionaryScript) {
-        index = scanDictionaryRun(text, from: index, into: &stream, position: &position)
+        index = scanDictionaryRun(text, from: index, into: stream, position: &position)
         previousIsWord = true
       } else if !flags.isDisjoint(with: .wordCharacter) {
-        index = scanWord(text, from: index, into: &stream, position: &position)
+        index = scanWord(text, from: index, into: stream, position: &position)
         previousIsWord = true
       } else if flags.contains(.pictographic) || Emoji.isRegionalIndicator(codePoint) {
-        index = scanEmoji(text, from: index, into: &stream, position: &position)
+        index = scanEmoji(text, from: index, into: stream, position: &position)
         previousIsWord = false
       } else if (codePoint == 0xFF03 || codePoint == 0xFF20) && !previousIsWord
         && startsTagBody(text, at: index + width)
       {
         // Full-width ＃ and ＠, as typed on Japanese and Chinese keyboards.
         let kind: TokenKind = codePoint == 0xFF03 ? .hashtag : .mention
-        index = scanTag(text, marker: index, bodyStart: index + width, kind: kind, into: &stream, position: &position)
+        index = scanTag(text, marker: index, bodyStart: index + width, kind: kind, into: stream, position: &position)
         previousIsWord = true
       } else {
         index += width
         previousIsWord = false
       }
     }
+    // One scan can add several tokens (a Chinese run, an emoji's names, a tag's parts);
+    // keep the documented cap exactly.
+    if stream.tokens.count > tokenLimit { stream.tokens.truncate(to: tokenLimit) }
     return position
   }
 
@@ -126,26 +131,32 @@ struct Tokenizer {
   /// Characters a tag cannot hold (spaces, hyphens) are removed, so `k-pop` is `#kpop`.
   @discardableResult
   mutating func tokenizeTag(
-    _ name: String, kind: TokenKind, into stream: inout TokenStream, firstPosition: UInt32 = 0
+    _ name: String, kind: TokenKind, into stream: TokenStream, firstPosition: UInt32 = 0
   ) -> UInt32 {
     precondition(kind == .hashtag || kind == .mention, "tokenizeTag takes .hashtag or .mention")
-    var filtered: [UInt8] = [kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@")]
-    for byte in name.utf8 {
-      if byte < 0x80 {
-        let isKept =
-          ASCII.kind[Int(byte)] & ASCII.alphanumeric != 0 || byte == UInt8(ascii: "_")
-          || (byte == UInt8(ascii: ".") && kind == .mention)
-        if isKept { filtered.append(byte) }
-      } else {
-        filtered.append(byte)
+    let space = self.space
+    space.tag.removeAll()
+    space.tag.append(kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@"))
+    var name = name
+    name.withUTF8 { name in
+      for byte in name {
+        if byte < 0x80 {
+          if ASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "_")
+            || (byte == UInt8(ascii: ".") && kind == .mention)
+          {
+            space.tag.append(byte)
+          }
+        } else {
+          space.tag.append(byte)
+        }
       }
     }
+    let filtered = space.tag
     guard filtered.count > 1 else { return firstPosition }
     var position = firstPosition
-    filtered.withUnsafeBufferPointer { text in
-      if startsTagBody(text, at: 1) {
-        _ = scanTag(text, marker: 0, bodyStart: 1, kind: kind, into: &stream, position: &position)
-      }
+    let text = UnsafeBufferPointer(start: filtered.base, count: filtered.count)
+    if startsTagBody(text, at: 1) {
+      _ = scanTag(text, marker: 0, bodyStart: 1, kind: kind, into: stream, position: &position)
     }
     return position
   }
@@ -155,7 +166,7 @@ struct Tokenizer {
   /// Scans a word of a script written with spaces (Latin, Cyrillic, Greek, Hangul, Indic,
   /// Arabic...), folding it. Apostrophes inside a word are dropped (`don't` is `dont`).
   mutating func scanWord(
-    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: inout TokenStream,
+    _ text: UnsafeBufferPointer<UInt8>, from start: Int, into stream: TokenStream,
     position: inout UInt32
   ) -> Int {
     let outputStart = stream.bytes.count
@@ -166,9 +177,8 @@ struct Tokenizer {
     while index < end {
       let byte = text[index]
       if byte < 0x80 {
-        let kind = ASCII.kind[Int(byte)]
-        if kind & ASCII.alphanumeric != 0 {
-          stream.bytes.append(ASCII.lowercase[Int(byte)])
+        if ASCII.isAlphanumeric(byte) {
+          stream.bytes.append(ASCII.lowercase(byte))
           index += 1
           continue
         }
@@ -197,10 +207,10 @@ struct Tokenizer {
       index += width
     }
     if needsContext {
-      stream.bytes.removeSubrange(outputStart...)
+      stream.bytes.truncate(to: outputStart)
       foldInContext(text, start..<index, removingApostrophes: hasApostrophe, into: &stream.bytes)
     }
-    emit(.word, from: outputStart, source: start..<index, position: position, into: &stream)
+    emit(.word, from: outputStart, source: start..<index, position: position, into: stream)
     position &+= 1
     return index
   }
@@ -209,7 +219,7 @@ struct Tokenizer {
   private func isWordContinuation(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
     guard index < text.count else { return false }
     let byte = text[index]
-    if byte < 0x80 { return ASCII.kind[Int(byte)] & ASCII.alphanumeric != 0 }
+    if byte < 0x80 { return ASCII.isAlphanumeric(byte) }
     let flags = table.flags(UTF8Encoding.decode(text, at: index).0)
     return flags.contains(.letter)
   }
@@ -217,28 +227,28 @@ struct Tokenizer {
   /// Folds a source range with ICU and appends the result.
   func foldInContext(
     _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, removingApostrophes: Bool,
-    into output: inout [UInt8]
+    into output: inout UnsafeGrowableBuffer<UInt8>
   ) {
     let start = output.count
     let source = UnsafeBufferPointer(rebasing: text[range])
     if !ContextualFolding.appendFold(of: source, to: &output) {
       // ICU refused the text (it cannot happen for valid UTF-8); keep it lowercased.
-      for byte in source { output.append(byte < 0x80 ? ASCII.lowercase[Int(byte)] : byte) }
+      for byte in source { output.append(ASCII.lowercase(byte)) }
     }
     if removingApostrophes {
       // Rare (an apostrophe inside a word that needs contextual folding): a copy is fine.
-      let scratch = Array(output[start...])
-      output.removeSubrange(start...)
+      let folded = Array(output.buffer[start...])
+      output.truncate(to: start)
       var index = 0
-      while index < scratch.count {
-        if scratch[index] == UInt8(ascii: "'") {
+      while index < folded.count {
+        if folded[index] == UInt8(ascii: "'") {
           index += 1
-        } else if scratch[index] == 0xE2, index + 2 < scratch.count, scratch[index + 1] == 0x80,
-          scratch[index + 2] == 0x99
+        } else if folded[index] == 0xE2, index + 2 < folded.count, folded[index + 1] == 0x80,
+          folded[index + 2] == 0x99
         {
           index += 3
         } else {
-          output.append(scratch[index])
+          output.append(folded[index])
           index += 1
         }
       }
@@ -250,11 +260,11 @@ struct Tokenizer {
   @inline(__always)
   func emit(
     _ kind: TokenKind, from outputStart: Int, source: Range<Int>, position: UInt32,
-    into stream: inout TokenStream
+    into stream: TokenStream
   ) {
     let count = stream.bytes.count - outputStart
     guard count > 0, count <= Tokenizer.maximumTokenBytes else {
-      stream.bytes.removeSubrange(outputStart...)
+      stream.bytes.truncate(to: outputStart)
       return
     }
     stream.tokens.append(
@@ -268,31 +278,73 @@ struct Tokenizer {
   @inline(__always)
   func emitCopy(
     _ kind: TokenKind, of range: Range<Int>, source: Range<Int>, position: UInt32,
-    into stream: inout TokenStream
+    into stream: TokenStream
   ) {
     let outputStart = stream.bytes.count
-    stream.bytes.reserveCapacity(outputStart + range.count)
     for offset in range { stream.bytes.append(stream.bytes[offset]) }
-    emit(kind, from: outputStart, source: source, position: position, into: &stream)
+    emit(kind, from: outputStart, source: source, position: position, into: stream)
   }
 }
 
-/// Byte classes and lowercase mapping for ASCII.
+/// Byte classes and lowercase mapping for ASCII, computed with comparisons (no table
+/// lookups, which cost a lazy-global check and a bounds check per byte).
 enum ASCII {
-  static let alphanumeric: UInt8 = 1
-  static let uppercase: UInt8 = 2
-  static let digit: UInt8 = 4
-
-  static let kind: [UInt8] = (0..<128).map { byte -> UInt8 in
-    switch byte {
-    case 0x30...0x39: alphanumeric | digit
-    case 0x41...0x5A: alphanumeric | uppercase
-    case 0x61...0x7A: alphanumeric
-    default: 0
-    }
+  @inline(__always)
+  static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10
   }
 
-  static let lowercase: [UInt8] = (0..<128).map { byte -> UInt8 in
-    (0x41...0x5A).contains(byte) ? UInt8(byte + 0x20) : UInt8(byte)
+  @inline(__always)
+  static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+
+  @inline(__always)
+  static func isUppercase(_ byte: UInt8) -> Bool { byte &- 0x41 < 26 }
+
+  @inline(__always)
+  static func lowercase(_ byte: UInt8) -> UInt8 {
+    byte &- 0x41 < 26 ? byte | 0x20 : byte
+  }
+}
+
+/// Scratch buffers a tokenizer reuses between calls, freed with it.
+final class TokenizerScratch {
+  // Allocated on first use: a query tokenizer usually needs none of them.
+  private let runCell = UnsafeBufferCell<UInt8>(capacity: 0)
+  private let runOffsetCell = UnsafeBufferCell<Int>(capacity: 0)
+  private let runSourceCell = UnsafeBufferCell<Int>(capacity: 0)
+  private let wordBoundCell = UnsafeBufferCell<Int32>(capacity: 0)
+  private let tagCell = UnsafeBufferCell<UInt8>(capacity: 0)
+
+  /// The folded bytes of a Chinese or Japanese run.
+  var run: UnsafeGrowableBuffer<UInt8> {
+    @inline(__always) get { runCell.value }
+    @inline(__always) _modify { yield &runCell.value }
+  }
+  /// Where each character of the run starts in ``run`` and in the source text.
+  var runOffsets: UnsafeGrowableBuffer<Int> {
+    @inline(__always) get { runOffsetCell.value }
+    @inline(__always) _modify { yield &runOffsetCell.value }
+  }
+  var runSources: UnsafeGrowableBuffer<Int> {
+    @inline(__always) get { runSourceCell.value }
+    @inline(__always) _modify { yield &runSourceCell.value }
+  }
+  /// Word boundaries of one run (start, end pairs).
+  var wordBounds: UnsafeGrowableBuffer<Int32> {
+    @inline(__always) get { wordBoundCell.value }
+    @inline(__always) _modify { yield &wordBoundCell.value }
+  }
+  /// A tag being normalized.
+  var tag: UnsafeGrowableBuffer<UInt8> {
+    @inline(__always) get { tagCell.value }
+    @inline(__always) _modify { yield &tagCell.value }
+  }
+
+  deinit {
+    runCell.deallocate()
+    runOffsetCell.deallocate()
+    runSourceCell.deallocate()
+    wordBoundCell.deallocate()
+    tagCell.deallocate()
   }
 }

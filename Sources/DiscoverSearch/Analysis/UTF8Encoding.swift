@@ -63,7 +63,7 @@ enum UTF8Encoding {
 
   /// Appends the UTF-8 encoding of `codePoint`.
   @inline(__always)
-  static func append(_ codePoint: UInt32, to output: inout [UInt8]) {
+  static func append(_ codePoint: UInt32, to output: inout UnsafeGrowableBuffer<UInt8>) {
     switch codePoint {
     case 0..<0x80:
       output.append(UInt8(codePoint))

@@ -38,41 +38,51 @@ struct WordSegmenter {
       totalFrequency > 0
     else { return nil }
     let logTotal = log(totalFrequency)
-    // best[i]: the best score of a segmentation of word[0..<i]; from[i]: where its last part starts.
-    var best = [Double](repeating: -Double.infinity, count: length + 1)
-    var from = [Int](repeating: -1, count: length + 1)
-    var parts = [Int](repeating: 0, count: length + 1)
-    best[0] = 0
-    for end in WordSegmenter.minimumPartLength...length {
-      let earliest = max(0, end - WordSegmenter.maximumPartLength)
-      var start = end - WordSegmenter.minimumPartLength
-      while start >= earliest {
-        if best[start] > -Double.infinity {
-          let count = frequency(UnsafeRawBufferPointer(rebasing: word[start..<end]))
-          if count >= minimumFrequency && count > 0 {
-            let score = best[start] + log(Double(count)) - logTotal
-            if score > best[end] {
-              best[end] = score
-              from[end] = start
-              parts[end] = parts[start] + 1
+    // best[i]: the best score of a segmentation of word[0..<i]; from[i]: where its last part
+    // starts; parts[i]: how many parts. On the stack: words are at most 48 bytes.
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: length + 1) { best in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (length + 1)) { scratch in
+        let from = scratch.baseAddress!
+        let parts = from + (length + 1)
+        for index in 0...length {
+          best[index] = -Double.infinity
+          from[index] = -1
+          parts[index] = 0
+        }
+        best[0] = 0
+        for end in WordSegmenter.minimumPartLength...length {
+          let earliest = max(0, end - WordSegmenter.maximumPartLength)
+          var start = end - WordSegmenter.minimumPartLength
+          while start >= earliest {
+            if best[start] > -Double.infinity {
+              let count = frequency(UnsafeRawBufferPointer(rebasing: word[start..<end]))
+              if count >= minimumFrequency && count > 0 {
+                let score = best[start] + log(Double(count)) - logTotal
+                if score > best[end] {
+                  best[end] = score
+                  from[end] = start
+                  parts[end] = parts[start] + 1
+                }
+              }
             }
+            start -= 1
           }
         }
-        start -= 1
+        guard best[length] > -Double.infinity, parts[length] >= 2 else { return nil }
+        let whole = frequency(word)
+        if whole >= minimumFrequency && whole > 0 && log(Double(whole)) - logTotal >= best[length] {
+          return nil
+        }
+        var ranges: [Range<Int>] = []
+        var end = length
+        while end > 0 {
+          let start = from[end]
+          ranges.append(start..<end)
+          end = start
+        }
+        return ranges.reversed()
       }
     }
-    guard best[length] > -Double.infinity, parts[length] >= 2 else { return nil }
-    let whole = frequency(word)
-    if whole >= minimumFrequency && whole > 0 && log(Double(whole)) - logTotal >= best[length] {
-      return nil
-    }
-    var ranges: [Range<Int>] = []
-    var end = length
-    while end > 0 {
-      let start = from[end]
-      ranges.append(start..<end)
-      end = start
-    }
-    return ranges.reversed()
   }
 }
+

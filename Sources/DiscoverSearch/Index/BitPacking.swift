@@ -33,6 +33,27 @@ enum BitPacking {
     if filled > 0 { output.append(UInt8(truncatingIfNeeded: accumulator)) }
   }
 
+  /// Appends `count` values, each `width` bits, least significant bits first.
+  @inline(__always)
+  static func pack(
+    _ values: UnsafePointer<UInt32>, count: Int, width: Int,
+    into output: inout UnsafeGrowableBuffer<UInt8>
+  ) {
+    guard width > 0 else { return }
+    var accumulator: UInt64 = 0
+    var filled = 0
+    for index in 0..<count {
+      accumulator |= UInt64(values[index]) << UInt64(filled)
+      filled += width
+      while filled >= 8 {
+        output.append(UInt8(truncatingIfNeeded: accumulator))
+        accumulator >>= 8
+        filled -= 8
+      }
+    }
+    if filled > 0 { output.append(UInt8(truncatingIfNeeded: accumulator)) }
+  }
+
   /// Reads `count` values of `width` bits from `source` into `destination`.
   ///
   /// `source` must have 8 readable bytes past the packed data (the posting byte buffers are
@@ -69,6 +90,16 @@ enum BitPacking {
 enum VariableByte {
   @inline(__always)
   static func append(_ value: UInt32, to output: inout [UInt8]) {
+    var value = value
+    while value >= 0x80 {
+      output.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    output.append(UInt8(value))
+  }
+
+  @inline(__always)
+  static func append(_ value: UInt32, to output: inout UnsafeGrowableBuffer<UInt8>) {
     var value = value
     while value >= 0x80 {
       output.append(UInt8(truncatingIfNeeded: value) | 0x80)

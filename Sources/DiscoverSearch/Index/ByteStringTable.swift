@@ -16,7 +16,14 @@ struct ByteStringTable: Sendable {
   /// The number of distinct strings.
   var count: Int { starts.count - 1 }
 
+  /// Creates an empty table sized for `capacity` strings; 0 allocates nothing until the
+  /// first insertion.
   init(capacity: Int = 1024) {
+    guard capacity > 0 else {
+      slots = []
+      mask = 0
+      return
+    }
     var size = 16
     while size < capacity * 2 { size <<= 1 }
     slots = [UInt32](repeating: 0, count: size)
@@ -91,6 +98,7 @@ struct ByteStringTable: Sendable {
   /// - Complexity: O(length of `key`) expected.
   @inline(__always)
   func find(_ key: UnsafeRawBufferPointer) -> UInt32? {
+    if slots.isEmpty { return nil }
     var slot = Self.hash(key) & mask
     return slots.withUnsafeBufferPointer { slots in
       starts.withUnsafeBufferPointer { starts in
@@ -130,7 +138,7 @@ struct ByteStringTable: Sendable {
   }
 
   private mutating func grow() {
-    let size = slots.count * 2
+    let size = max(slots.count * 2, 16)
     var newSlots = [UInt32](repeating: 0, count: size)
     let newMask = size - 1
     for id in 0..<count {

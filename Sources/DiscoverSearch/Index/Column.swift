@@ -32,16 +32,19 @@ struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
 
   /// Copies an array into a new column.
   init(_ array: [Element]) {
+    self = array.withUnsafeBufferPointer { Column($0) }
+  }
+
+  /// Copies a buffer into a new column.
+  init(_ source: UnsafeBufferPointer<Element>) {
     let stride = MemoryLayout<Element>.stride
-    storage = ColumnStorage(byteCount: array.count * stride, alignment: 16)
-    let typed = storage.base.bindMemory(to: Element.self, capacity: max(array.count, 1))
-    array.withUnsafeBufferPointer { source in
-      if let sourceBase = source.baseAddress {
-        typed.update(from: sourceBase, count: array.count)
-      }
+    storage = ColumnStorage(byteCount: source.count * stride, alignment: 16)
+    let typed = storage.base.bindMemory(to: Element.self, capacity: max(source.count, 1))
+    if let sourceBase = source.baseAddress {
+      typed.update(from: sourceBase, count: source.count)
     }
     base = UnsafePointer(typed)
-    count = array.count
+    count = source.count
   }
 
   /// Views `count` elements at `byteOffset` of `storage` (which must be suitably aligned).
@@ -161,29 +164,42 @@ struct URLColumn: Sendable {
 /// Builds a ``URLColumn``.
 struct URLColumnBuilder: Sendable {
   private var templateIndexes: [UInt16] = []
-  private var templates = StringColumnBuilder()
-  private var templateNumbers: [String: UInt16] = [:]
+  /// Each template as `prefix, 0, suffix`; its id is its template number.
+  private var templateKeys = ByteStringTable(capacity: 16)
   private var literals = StringColumnBuilder()
+  private var key: [UInt8] = []
 
+  /// Adds the URL of the next document, whose id is `id`.
+  ///
+  /// - Complexity: O(n) in the URL's length.
   mutating func append(_ url: String?, id: String) {
-    guard let url else {
+    guard var url else {
       templateIndexes.append(URLColumn.none)
       literals.append(nil)
       return
     }
-    if let (prefix, suffix) = URLColumnBuilder.split(url, around: id) {
-      let key = prefix + "\u{0}" + suffix
-      if let number = templateNumbers[key] {
-        templateIndexes.append(number)
-        literals.append(nil)
-        return
+    var id = id
+    var key = self.key
+    self.key = []
+    defer { self.key = key }
+    let isTemplated = url.withUTF8 { urlBytes in
+      id.withUTF8 { idBytes in
+        guard let start = URLColumnBuilder.lastOccurrence(of: idBytes, in: urlBytes) else {
+          return false
+        }
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: UnsafeBufferPointer(rebasing: urlBytes[..<start]))
+        key.append(0)
+        key.append(contentsOf: UnsafeBufferPointer(rebasing: urlBytes[(start + idBytes.count)...]))
+        return true
       }
-      if templateNumbers.count < URLColumn.maximumTemplates {
-        let number = UInt16(templateNumbers.count)
-        templateNumbers[key] = number
-        templates.append(prefix)
-        templates.append(suffix)
-        templateIndexes.append(number)
+    }
+    if isTemplated {
+      let found = key.withUnsafeBytes { templateKeys.find($0) }
+      if let number = found ?? (templateKeys.count < URLColumn.maximumTemplates
+        ? key.withUnsafeBytes { templateKeys.intern($0).id } : nil)
+      {
+        templateIndexes.append(UInt16(number))
         literals.append(nil)
         return
       }
@@ -192,19 +208,17 @@ struct URLColumnBuilder: Sendable {
     literals.append(url)
   }
 
-  /// The text before and after the last occurrence of `id` in `url`, found on UTF-8 bytes.
-  private static func split(_ url: String, around id: String) -> (String, String)? {
-    let urlBytes = Array(url.utf8)
-    let idBytes = Array(id.utf8)
-    guard !idBytes.isEmpty, idBytes.count <= urlBytes.count else { return nil }
-    let last = urlBytes.count - idBytes.count
-    var start = last
-    // Search from the end: ids sit near the end of CDN paths.
+  /// Where `needle` last occurs in `haystack` (ids sit near the end of CDN paths).
+  private static func lastOccurrence(
+    of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>
+  ) -> Int? {
+    guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+    var start = haystack.count - needle.count
     while start >= 0 {
-      if urlBytes[start] == idBytes[0] && urlBytes[start..<(start + idBytes.count)].elementsEqual(idBytes) {
-        let prefix = String(decoding: urlBytes[..<start], as: UTF8.self)
-        let suffix = String(decoding: urlBytes[(start + idBytes.count)...], as: UTF8.self)
-        return (prefix, suffix)
+      if haystack[start] == needle[0]
+        && UnsafeBufferPointer(rebasing: haystack[start..<(start + needle.count)]).elementsEqual(needle)
+      {
+        return start
       }
       start -= 1
     }
@@ -212,7 +226,15 @@ struct URLColumnBuilder: Sendable {
   }
 
   func build() -> URLColumn {
-    URLColumn(
+    var templates = StringColumnBuilder()
+    for number in 0..<UInt32(templateKeys.count) {
+      templateKeys.withBytes(of: number) { bytes in
+        let separator = bytes.firstIndex(of: 0) ?? bytes.count
+        templates.append(String(decoding: bytes[..<separator], as: UTF8.self))
+        templates.append(String(decoding: bytes[min(separator + 1, bytes.count)...], as: UTF8.self))
+      }
+    }
+    return URLColumn(
       templateIndexes: Column(templateIndexes), templates: templates.build(),
       literals: literals.build())
   }

@@ -1,5 +1,7 @@
 /// The searchable part of one content type: postings, field lengths, ids and display text.
-struct TypePartition: Sendable {
+///
+/// A class, so that searches pass one reference around instead of copying its columns.
+final class TypePartition: Sendable {
   let type: SearchResultType
   /// The number of documents of this type.
   let documentCount: Int

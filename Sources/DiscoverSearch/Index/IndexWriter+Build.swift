@@ -178,83 +178,116 @@ extension IndexWriter {
     }
 
     // Counting sort by term: each term's main entries, then its extras, both in document order.
-    var mainCounts = [UInt32](repeating: 0, count: termCount)
-    var starts = [Int](repeating: 0, count: termCount + 1)
-    for entry in entries { mainCounts[Int(entry.term)] &+= 1 }
-    var extraCounts = [UInt32](repeating: 0, count: termCount)
-    for entry in extras { extraCounts[Int(entry.term)] &+= 1 }
-    var total = 0
-    for term in 0..<termCount {
-      starts[term] = total
-      total += Int(mainCounts[term]) + Int(extraCounts[term])
-    }
-    starts[termCount] = total
-    var sorted = [PostingEntry](
-      repeating: PostingEntry(term: 0, document: 0, field: 0, position: 0), count: total)
-    var cursors = Array(starts[0..<termCount])
-    sorted.withUnsafeMutableBufferPointer { output in
-      for entry in entries {
-        let term = Int(entry.term)
-        output[cursors[term]] = entry
-        cursors[term] += 1
-      }
-      for entry in extras {
-        let term = Int(entry.term)
-        output[cursors[term]] = entry
-        cursors[term] += 1
-      }
-    }
-
-    var encoder = PostingsEncoder(
-      fieldCount: fieldCount, documentCount: documentCount, termCount: termCount,
-      inverseNormalization: inverseNormalization, norms: norms)
-    var occurrences: [UInt32] = []
-    sorted.withUnsafeBufferPointer { sorted in
-      for term in 0..<termCount {
-        let start = starts[term]
-        let end = starts[term + 1]
-        guard start < end else { continue }
-        let middle = start + Int(mainCounts[term])
-        encoder.beginList()
-        var main = start
-        var extra = middle
-        while main < middle || extra < end {
-          let document = min(
-            main < middle ? sorted[main].document : UInt32.max,
-            extra < end ? sorted[extra].document : UInt32.max)
-          occurrences.removeAll(keepingCapacity: true)
-          while main < middle && sorted[main].document == document {
-            occurrences.append(sorted[main].fieldPosition)
-            main += 1
-          }
-          while extra < end && sorted[extra].document == document {
-            occurrences.append(sorted[extra].fieldPosition)
-            extra += 1
-          }
-          IndexWriter.sortAndDeduplicate(&occurrences)
-          occurrences.withUnsafeBufferPointer {
-            encoder.addPosting(document: document, fieldPositions: $0)
-          }
+    let postings = try norms.withUnsafeBufferPointer { normBuffer in
+      try entries.withUnsafeBufferPointer { entries in
+        try extras.withUnsafeBufferPointer { extras in
+          try IndexWriter.invert(
+            main: entries, extras: extras, termCount: termCount, fieldCount: fieldCount,
+            documentCount: documentCount, inverseNormalization: inverseNormalization,
+            norms: normBuffer.baseAddress!, type: builder.type)
         }
-        encoder.endList(term: UInt32(term))
       }
-    }
-    guard encoder.fitsOffsets else {
-      throw SearchError(
-        .invalidArgument,
-        "the \(builder.type.rawValue) postings exceed 4 GB; split the collection into several indexes")
     }
     return TypePartition(
-      type: builder.type, documentCount: documentCount, postings: encoder.build(),
+      type: builder.type, documentCount: documentCount, postings: postings,
       norms: Column(norms), averageFieldLengths: averages, ids: builder.ids.build(),
       titles: builder.titles.build(), configuration: configuration)
   }
 
-  /// Sorts a document's occurrences of a term (field, then position) and drops repeats.
-  private static func sortAndDeduplicate(_ values: inout [UInt32]) {
-    if values.count <= 32 {
+  /// Groups entries by term with a counting sort (each term's main entries, then its
+  /// extras, both already in document order) and encodes every term's list.
+  private static func invert(
+    main: UnsafeBufferPointer<PostingEntry>, extras: UnsafeBufferPointer<PostingEntry>,
+    termCount: Int, fieldCount: Int, documentCount: Int, inverseNormalization: [[Float]],
+    norms: UnsafePointer<UInt8>, type: SearchResultType
+  ) throws -> TypePostings {
+    // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
+    let starts = UnsafeMutablePointer<Int>.allocate(capacity: termCount + 1)
+    let mainEnds = UnsafeMutablePointer<Int>.allocate(capacity: termCount)
+    let cursors = UnsafeMutablePointer<Int>.allocate(capacity: termCount)
+    defer {
+      starts.deallocate()
+      mainEnds.deallocate()
+      cursors.deallocate()
+    }
+    starts.update(repeating: 0, count: termCount + 1)
+    mainEnds.update(repeating: 0, count: termCount)
+    for entry in main { mainEnds[Int(entry.term)] &+= 1 }
+    for entry in extras { starts[Int(entry.term)] &+= 1 }
+    var total = 0
+    for term in 0..<termCount {
+      let mainCount = mainEnds[term]
+      let extraCount = starts[term]
+      starts[term] = total
+      mainEnds[term] = total + mainCount
+      cursors[term] = total
+      total += mainCount + extraCount
+    }
+    starts[termCount] = total
+    let sorted = UnsafeMutablePointer<PostingEntry>.allocate(capacity: max(total, 1))
+    defer { sorted.deallocate() }
+    for entry in main {
+      let term = Int(entry.term)
+      sorted[cursors[term]] = entry
+      cursors[term] &+= 1
+    }
+    for term in 0..<termCount { cursors[term] = mainEnds[term] }
+    for entry in extras {
+      let term = Int(entry.term)
+      sorted[cursors[term]] = entry
+      cursors[term] &+= 1
+    }
+
+    var impactWeights = SIMD4<Float>.zero
+    for field in SearchField.fields(of: type) { impactWeights[field.slot] = field.defaultWeight }
+    var encoder = PostingsEncoder(
+      fieldCount: fieldCount, documentCount: documentCount, termCount: termCount,
+      inverseNormalization: inverseNormalization, norms: norms, impactWeights: impactWeights)
+    var occurrences = UnsafeGrowableBuffer<UInt32>(capacity: 1024)
+    defer { occurrences.deallocate() }
+    for term in 0..<termCount {
+      let start = starts[term]
+      let end = starts[term + 1]
+      guard start < end else { continue }
+      let middle = mainEnds[term]
+      encoder.beginList()
+      var mainIndex = start
+      var extraIndex = middle
+      while mainIndex < middle || extraIndex < end {
+        let document = min(
+          mainIndex < middle ? sorted[mainIndex].document : UInt32.max,
+          extraIndex < end ? sorted[extraIndex].document : UInt32.max)
+        occurrences.removeAll()
+        while mainIndex < middle && sorted[mainIndex].document == document {
+          occurrences.append(sorted[mainIndex].fieldPosition)
+          mainIndex &+= 1
+        }
+        while extraIndex < end && sorted[extraIndex].document == document {
+          occurrences.append(sorted[extraIndex].fieldPosition)
+          extraIndex &+= 1
+        }
+        let count = IndexWriter.sortAndDeduplicate(occurrences.base, count: occurrences.count)
+        encoder.addPosting(
+          document: document, fieldPositions: UnsafeBufferPointer(start: occurrences.base, count: count))
+      }
+      encoder.endList(term: UInt32(term))
+    }
+    guard encoder.fitsOffsets else {
+      _ = encoder.finish()
+      throw SearchError(
+        .invalidArgument,
+        "the \(type.rawValue) postings exceed 4 GB; split the collection into several indexes")
+    }
+    return encoder.finish()
+  }
+
+  /// Sorts a document's occurrences of a term (field, then position) in place and drops
+  /// repeats; returns how many remain.
+  private static func sortAndDeduplicate(_ values: UnsafeMutablePointer<UInt32>, count: Int) -> Int {
+    if count <= 32 {
       // Almost always already sorted or nearly: insertion sort.
-      for index in 1..<max(values.count, 1) {
+      var index = 1
+      while index < count {
         let value = values[index]
         var slot = index
         while slot > 0 && values[slot - 1] > value {
@@ -262,15 +295,17 @@ extension IndexWriter {
           slot -= 1
         }
         values[slot] = value
+        index += 1
       }
     } else {
-      values.sort()
+      var buffer = UnsafeMutableBufferPointer(start: values, count: count)
+      buffer.sort()
     }
     var write = 0
-    for read in 0..<values.count where read == 0 || values[read] != values[write - 1] {
+    for read in 0..<count where read == 0 || values[read] != values[write - 1] {
       values[write] = values[read]
       write += 1
     }
-    values.removeLast(values.count - write)
+    return write
   }
 }

@@ -16,16 +16,16 @@ public struct IndexWriter {
   /// The index ``commit()`` publishes to.
   let target: DiscoverIndex?
 
-  var terms = ByteStringTable(capacity: 1 << 16)
+  var terms = ByteStringTable(capacity: 1 << 10)
   /// Occurrences of each term as a word of running text (titles, descriptions, names), the
   /// vocabulary hashtags are split with.
   var plainWordCounts: [UInt32] = []
   var totalPlainWords = 0
-  var documentIDs = ByteStringTable(capacity: 1 << 12)
+  var documentIDs = ByteStringTable(capacity: 1 << 10)
   var documentLocations: [UInt32] = []
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
   var tokenizer = Tokenizer(mode: .document)
-  var stream = TokenStream()
+  let stream = TokenStream()
 
   // Video values.
   var videoViews: [Int] = []
@@ -84,7 +84,7 @@ public struct IndexWriter {
     var position: UInt32 = 0
     stream.removeAll()
     for tag in video.hashtags {
-      position = tokenizer.tokenizeTag(tag, kind: .hashtag, into: &stream, firstPosition: position)
+      position = tokenizer.tokenizeTag(tag, kind: .hashtag, into: stream, firstPosition: position)
     }
     appendStream(field: 2, document: document, builder: builder, length: position)
     // The creator field (3) is filled at commit, when every user is known.
@@ -105,13 +105,13 @@ public struct IndexWriter {
     let document = try register(user.id, type: .user)
     let builder = SearchResultType.user.index
     stream.removeAll()
-    let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: &stream)
+    let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: stream)
     // Remember the username's terms for the creator field of the user's videos.
     let usernameTokens = stream.tokens.count
     appendStream(field: 0, document: document, builder: builder, length: usernameLength)
     var creatorTerms = recentTerms(count: usernameTokens, positionOffset: 0)
     stream.removeAll()
-    let nameLength = tokenizer.tokenize(user.displayName ?? "", into: &stream)
+    let nameLength = tokenizer.tokenize(user.displayName ?? "", into: stream)
     let nameTokens = stream.tokens.count
     appendStream(field: 1, document: document, builder: builder, length: nameLength)
     creatorTerms += recentTerms(count: nameTokens, positionOffset: usernameLength)
@@ -132,7 +132,7 @@ public struct IndexWriter {
     let document = try register(hashtag.id, type: .hashtag)
     let builder = SearchResultType.hashtag.index
     stream.removeAll()
-    let length = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: &stream)
+    let length = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: stream)
     appendStream(field: 0, document: document, builder: builder, length: length)
     index(hashtag.description, field: 1, document: document, builder: builder)
     builders[builder].ids.append(hashtag.id)
@@ -210,7 +210,7 @@ public struct IndexWriter {
   /// Tokenizes `text` into field `field` of `document`.
   private mutating func index(_ text: String?, field: Int, document: UInt32, builder: Int) {
     stream.removeAll()
-    let length = tokenizer.tokenize(text ?? "", into: &stream)
+    let length = tokenizer.tokenize(text ?? "", into: stream)
     appendStream(field: field, document: document, builder: builder, length: length)
   }
 
@@ -219,8 +219,8 @@ public struct IndexWriter {
     builders[builder].norms.append(FieldLength.code(for: Int(length)))
     let tokenCount = stream.tokens.count
     guard tokenCount > 0 else { return }
-    builders[builder].entries.reserveCapacity(builders[builder].entries.count + tokenCount)
-    stream.bytes.withUnsafeBytes { bytes in
+    do {
+      let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
       for token in stream.tokens {
         let key = UnsafeRawBufferPointer(
           rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
@@ -241,7 +241,8 @@ public struct IndexWriter {
   private func recentTerms(count: Int, positionOffset: UInt32) -> [UInt64] {
     var result: [UInt64] = []
     result.reserveCapacity(count)
-    stream.bytes.withUnsafeBytes { bytes in
+    do {
+      let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
       for token in stream.tokens.suffix(count) {
         let key = UnsafeRawBufferPointer(
           rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])

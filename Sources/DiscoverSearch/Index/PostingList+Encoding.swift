@@ -19,6 +19,9 @@ struct PostingEntry: Sendable, BitwiseCopyable {
 }
 
 /// Encodes the postings of one content type, list by list, into a ``TypePostings``.
+///
+/// Everything lives in ``UnsafeGrowableBuffer``s: encoding a posting or a block allocates
+/// nothing. ``finish()`` copies the results into columns and frees the buffers.
 struct PostingsEncoder {
   /// Frequent terms get a bitmap when at least 1 in this many documents contains them: the
   /// bitmap (N/8 bytes) then costs at most 4 times the compressed list and makes
@@ -26,54 +29,84 @@ struct PostingsEncoder {
   static let bitmapDensity = 32
   /// Types with fewer documents than this keep no bitmaps; their lists are short anyway.
   static let bitmapMinimumDocuments = 4096
+  /// How many of a frequent term's postings are kept in impact order (see
+  /// ``TypePostings/impactDocuments``): at least this many, and an eighth of the list for
+  /// the most frequent terms. The threshold algorithm usually reads a few hundred; an AND
+  /// of three stop words can need thousands, and when the list runs out the search falls
+  /// back to the block-max scan. The eighth costs one byte per posting of those terms.
+  static let impactListLength = 4096
+  static let impactListFraction = 8
 
   let fieldCount: Int
   let documentCount: Int
-  /// Per field, `FieldLength.inverseNormalization` for the field's `b` and average length.
-  let inverseNormalization: [[Float]]
-  /// Norm codes, `documentCount * fieldCount`, document-major.
-  let norms: [UInt8]
+  /// Per field, `FieldLength.inverseNormalization` for the field's `b` and average length,
+  /// 256 values each.
+  private let inverseNormalization: UnsafeMutablePointer<Float>
+  /// The field weights impacts are computed with (the defaults of ``SearchField``).
+  private let impactWeights: SIMD4<Float>
+  /// Norm codes, `documentCount * fieldCount`, document-major; owned by the caller and
+  /// valid while encoding.
+  private let norms: UnsafePointer<UInt8>
 
-  private(set) var termLists: [UInt32]
-  private var lists: [PostingListInfo] = []
-  private var listFieldMaxima: [Float] = []
-  private var blockLastDocuments: [UInt32] = []
-  private var blockDataOffsets: [UInt32] = []
-  private var blockPositionOffsets: [UInt32] = []
-  private var blockFieldMaxima: [Float] = []
-  private var bytes: [UInt8] = []
-  private var positions: [UInt8] = []
-  private var bitmaps: [UInt64] = []
+  private var termLists: UnsafeMutablePointer<UInt32>
+  private let termCount: Int
+  private var lists = UnsafeGrowableBuffer<PostingListInfo>(capacity: 1 << 12)
+  private var listFieldMaxima = UnsafeGrowableBuffer<Float>(capacity: 1 << 14)
+  private var blockLastDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
+  private var blockDataOffsets = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
+  private var blockPositionOffsets = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
+  private var blockFieldMaxima = UnsafeGrowableBuffer<Float>(capacity: 1 << 14)
+  private var bytes = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 16)
+  private var positions = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 16)
+  private var bitmaps = UnsafeGrowableBuffer<UInt64>(capacity: 1 << 10)
+  private var rankDirectory = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 10)
+  private var impactStarts = UnsafeGrowableBuffer<UInt32>(capacity: 64)
+  private var impactDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
+  private var impactValues = UnsafeGrowableBuffer<Float>(capacity: 1 << 12)
+  private var listImpacts = UnsafeGrowableBuffer<Float>(capacity: 1 << 10)
 
   // The list being encoded.
-  private var listDocuments: [UInt32] = []
-  private var listBlocks: [(last: UInt32, data: UInt32, positions: UInt32)] = []
-  private var listBlockMaxima: [Float] = []
+  private var listDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 10)
+  private var listBlockLasts = UnsafeGrowableBuffer<UInt32>(capacity: 64)
+  private var listBlockData = UnsafeGrowableBuffer<UInt32>(capacity: 64)
+  private var listBlockPositions = UnsafeGrowableBuffer<UInt32>(capacity: 64)
+  private var listBlockMaxima = UnsafeGrowableBuffer<Float>(capacity: 256)
   private var previousBlockLast: Int64 = -1
-  // The block being filled.
-  private var blockDocuments: [UInt32]
-  private var blockFrequencies: [UInt32]  // field-major: field * capacity + index
+  // The block being filled: documents, then frequencies field-major (field * capacity + slot).
+  private let blockDocuments: UnsafeMutablePointer<UInt32>
+  private let blockFrequencies: UnsafeMutablePointer<UInt32>
   private var blockCount = 0
   private var blockPositionStart = 0
 
   init(
     fieldCount: Int, documentCount: Int, termCount: Int, inverseNormalization: [[Float]],
-    norms: [UInt8]
+    norms: UnsafePointer<UInt8>, impactWeights: SIMD4<Float>
   ) {
     self.fieldCount = fieldCount
+    self.impactWeights = impactWeights
+    impactStarts.append(0)
     self.documentCount = documentCount
-    self.inverseNormalization = inverseNormalization
+    self.termCount = termCount
     self.norms = norms
-    termLists = [UInt32](repeating: UInt32.max, count: termCount)
-    blockDocuments = [UInt32](repeating: 0, count: PostingBlock.capacity)
-    blockFrequencies = [UInt32](repeating: 0, count: PostingBlock.capacity * fieldCount)
+    self.inverseNormalization = .allocate(capacity: fieldCount * 256)
+    for field in 0..<fieldCount {
+      for code in 0..<256 { self.inverseNormalization[field * 256 + code] = inverseNormalization[field][code] }
+    }
+    termLists = .allocate(capacity: max(termCount, 1))
+    termLists.update(repeating: UInt32.max, count: max(termCount, 1))
+    blockDocuments = .allocate(capacity: PostingBlock.capacity)
+    blockFrequencies = .allocate(capacity: PostingBlock.capacity * SearchField.maximumFieldsPerType)
   }
 
-  /// Starts the list of `term`.
+  /// Starts the list of a new term.
+  @inline(__always)
   mutating func beginList() {
-    listDocuments.removeAll(keepingCapacity: true)
-    listBlocks.removeAll(keepingCapacity: true)
-    listBlockMaxima.removeAll(keepingCapacity: true)
+    listDocuments.removeAll()
+    listImpacts.removeAll()
+    listBlockLasts.removeAll()
+    listBlockData.removeAll()
+    listBlockPositions.removeAll()
+    listBlockMaxima.removeAll()
     previousBlockLast = -1
     blockCount = 0
     blockPositionStart = positions.count
@@ -83,82 +116,84 @@ struct PostingsEncoder {
   ///
   /// - Parameter fieldPositions: The occurrences as `PostingEntry.fieldPosition` values,
   ///   sorted ascending (so by field, then position) and without duplicates.
+  @inline(__always)
   mutating func addPosting(document: UInt32, fieldPositions: UnsafeBufferPointer<UInt32>) {
     if blockCount == PostingBlock.capacity { flushBlock() }
     let slot = blockCount
     blockDocuments[slot] = document
-    for field in 0..<fieldCount { blockFrequencies[field * PostingBlock.capacity + slot] = 0 }
+    for field in 0..<fieldCount { blockFrequencies[field &* PostingBlock.capacity &+ slot] = 0 }
     var previousField = -1
     var previousPosition: UInt32 = 0
     for value in fieldPositions {
       let field = Int(value >> 30)
       let position = value & PostingEntry.positionMask
-      blockFrequencies[field * PostingBlock.capacity + slot] += 1
+      blockFrequencies[field &* PostingBlock.capacity &+ slot] &+= 1
       if field != previousField {
         previousField = field
         previousPosition = 0
       }
-      VariableByte.append(position - previousPosition, to: &positions)
+      VariableByte.append(position &- previousPosition, to: &positions)
       previousPosition = position
     }
-    blockCount += 1
+    var frequencies = SIMD4<UInt32>.zero
+    for field in 0..<fieldCount { frequencies[field] = blockFrequencies[field &* PostingBlock.capacity &+ slot] }
+    listImpacts.append(
+      BM25F.weightedFrequency(
+        frequencies: frequencies, normCodes: norms + Int(document) &* fieldCount,
+        fieldCount: fieldCount, weights: impactWeights, inverseNormalization: inverseNormalization))
+    blockCount &+= 1
     listDocuments.append(document)
   }
 
   private mutating func flushBlock() {
     guard blockCount > 0 else { return }
     let dataOffset = UInt32(truncatingIfNeeded: bytes.count)
-    var maximumGap: UInt32 = 0
-    var previous = previousBlockLast
+    // Score bounds first, while blockDocuments still holds documents (then gaps replace them).
+    var maxima = SIMD4<Float>.zero
     for index in 0..<blockCount {
-      let gap = UInt32(Int64(blockDocuments[index]) - previous - 1)
-      blockDocuments[index] = gap
-      maximumGap = max(maximumGap, gap)
-      previous += Int64(gap) + 1
-    }
-    let last = UInt32(previous)
-    bytes.append(UInt8(blockCount - 1))
-    bytes.append(UInt8(BitPacking.bitWidth(maximumGap)))
-    var widths = [Int](repeating: 0, count: fieldCount)
-    for field in 0..<fieldCount {
-      var maximum: UInt32 = 0
-      for index in 0..<blockCount {
-        maximum = max(maximum, blockFrequencies[field * PostingBlock.capacity + index])
-      }
-      widths[field] = BitPacking.bitWidth(maximum)
-      bytes.append(UInt8(widths[field]))
-    }
-    blockDocuments.withUnsafeBufferPointer { gaps in
-      BitPacking.pack(
-        UnsafeBufferPointer(rebasing: gaps[0..<blockCount]),
-        width: BitPacking.bitWidth(maximumGap), into: &bytes)
-    }
-    blockFrequencies.withUnsafeBufferPointer { frequencies in
-      for field in 0..<fieldCount where widths[field] > 0 {
-        let start = field * PostingBlock.capacity
-        BitPacking.pack(
-          UnsafeBufferPointer(rebasing: frequencies[start..<(start + blockCount)]),
-          width: widths[field], into: &bytes)
-      }
-    }
-    // Score bounds: the largest normalized frequency per field among the block's postings.
-    // Recompute documents from the gaps to read their norms.
-    var document = previousBlockLast
-    var maxima = [Float](repeating: 0, count: fieldCount)
-    for index in 0..<blockCount {
-      document += Int64(blockDocuments[index]) + 1
-      let normBase = Int(document) * fieldCount
+      let normBase = Int(blockDocuments[index]) &* fieldCount
       for field in 0..<fieldCount {
-        let frequency = blockFrequencies[field * PostingBlock.capacity + index]
+        let frequency = blockFrequencies[field &* PostingBlock.capacity &+ index]
         if frequency > 0 {
-          let value = Float(frequency) * inverseNormalization[field][Int(norms[normBase + field])]
+          let value = Float(frequency) * inverseNormalization[field &* 256 &+ Int(norms[normBase &+ field])]
           maxima[field] = max(maxima[field], value)
         }
       }
     }
+    var maximumGap: UInt32 = 0
+    var previous = previousBlockLast
+    for index in 0..<blockCount {
+      let document = Int64(blockDocuments[index])
+      let gap = UInt32(document - previous - 1)
+      blockDocuments[index] = gap
+      maximumGap = max(maximumGap, gap)
+      previous = document
+    }
+    let last = UInt32(previous)
+    let documentWidth = BitPacking.bitWidth(maximumGap)
+    bytes.append(UInt8(blockCount - 1))
+    bytes.append(UInt8(documentWidth))
+    var widths = SIMD4<UInt8>.zero
+    for field in 0..<fieldCount {
+      var maximum: UInt32 = 0
+      let frequencies = blockFrequencies + field &* PostingBlock.capacity
+      for index in 0..<blockCount { maximum = max(maximum, frequencies[index]) }
+      widths[field] = UInt8(BitPacking.bitWidth(maximum))
+      bytes.append(widths[field])
+    }
+    BitPacking.pack(blockDocuments, count: blockCount, width: documentWidth, into: &bytes)
+    for field in 0..<fieldCount where widths[field] > 0 {
+      BitPacking.pack(
+        blockFrequencies + field &* PostingBlock.capacity, count: blockCount,
+        width: Int(widths[field]), into: &bytes)
+    }
     // Round bounds up a hair so float evaluation order can never make a score exceed them.
-    listBlockMaxima.append(contentsOf: maxima.map { $0 == 0 ? 0 : $0.nextUp })
-    listBlocks.append((last, dataOffset, UInt32(truncatingIfNeeded: blockPositionStart)))
+    for field in 0..<fieldCount {
+      listBlockMaxima.append(maxima[field] == 0 ? 0 : maxima[field].nextUp)
+    }
+    listBlockLasts.append(last)
+    listBlockData.append(dataOffset)
+    listBlockPositions.append(UInt32(truncatingIfNeeded: blockPositionStart))
     previousBlockLast = Int64(last)
     blockCount = 0
     blockPositionStart = positions.count
@@ -167,7 +202,8 @@ struct PostingsEncoder {
   /// Finishes the list of `term`.
   mutating func endList(term: UInt32) {
     flushBlock()
-    guard let first = listBlocks.first else { return }
+    let blockCount = listBlockLasts.count
+    guard blockCount > 0 else { return }
     var bitmap = UInt32.max
     if documentCount >= PostingsEncoder.bitmapMinimumDocuments
       && listDocuments.count * PostingsEncoder.bitmapDensity >= documentCount
@@ -175,28 +211,28 @@ struct PostingsEncoder {
       let words = (documentCount + 63) >> 6
       bitmap = UInt32(bitmaps.count / words)
       let base = bitmaps.count
-      bitmaps.append(contentsOf: repeatElement(0, count: words))
-      for document in listDocuments {
+      bitmaps.append(repeating: 0, count: words)
+      for document in listDocuments.buffer {
         bitmaps[base + Int(document >> 6)] |= 1 << UInt64(document & 63)
       }
+      appendRankDirectory(bitmapBase: base, words: words)
+      appendImpactOrder()
     }
     var info = PostingListInfo(
       documentFrequency: UInt32(listDocuments.count), firstBlock: 0,
-      blockCount: UInt32(listBlocks.count), dataOffset: first.data,
-      positionOffset: first.positions, bitmap: bitmap)
-    if listBlocks.count > 1 {
+      blockCount: UInt32(blockCount), dataOffset: listBlockData[0],
+      positionOffset: listBlockPositions[0], bitmap: bitmap)
+    if blockCount > 1 {
       info.firstBlock = UInt32(blockLastDocuments.count)
-      for block in listBlocks {
-        blockLastDocuments.append(block.last)
-        blockDataOffsets.append(block.data)
-        blockPositionOffsets.append(block.positions)
-      }
-      blockFieldMaxima.append(contentsOf: listBlockMaxima)
+      blockLastDocuments.append(contentsOf: listBlockLasts.buffer)
+      blockDataOffsets.append(contentsOf: listBlockData.buffer)
+      blockPositionOffsets.append(contentsOf: listBlockPositions.buffer)
+      blockFieldMaxima.append(contentsOf: listBlockMaxima.buffer)
     }
     for field in 0..<fieldCount {
       var maximum: Float = 0
-      for block in 0..<listBlocks.count {
-        maximum = max(maximum, listBlockMaxima[block * fieldCount + field])
+      for block in 0..<blockCount {
+        maximum = max(maximum, listBlockMaxima[block &* fieldCount &+ field])
       }
       listFieldMaxima.append(maximum)
     }
@@ -204,23 +240,128 @@ struct PostingsEncoder {
     lists.append(info)
   }
 
+  /// Rank directory of the bitmap just written: the number of set bits before every block
+  /// of ``TypePostings/rankBlockWords`` words, so a document's position in the list is a
+  /// lookup and a few popcounts (the rank structure of Jacobson, "Space-efficient static
+  /// trees and graphs", FOCS 1989, in its simple two-level form).
+  private mutating func appendRankDirectory(bitmapBase: Int, words: Int) {
+    var total: UInt32 = 0
+    for word in 0..<words {
+      if word % TypePostings.rankBlockWords == 0 { rankDirectory.append(total) }
+      total &+= UInt32(bitmaps[bitmapBase + word].nonzeroBitCount)
+    }
+  }
+
+  /// The list's first ``impactListLength`` postings by impact (descending, ties by
+  /// document ascending), for the threshold algorithm.
+  private mutating func appendImpactOrder() {
+    let count = listDocuments.count
+    let kept = min(count, max(PostingsEncoder.impactListLength, count / PostingsEncoder.impactListFraction))
+    // The impact of the kept-th best posting, by quickselect on a copy (Hoare, "Algorithm
+    // 65: Find", CACM 1961): O(n) instead of sorting the whole list.
+    let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
+    defer { values.deallocate() }
+    values.update(from: listImpacts.base, count: count)
+    let cut = PostingsEncoder.select(values, count: count, rank: kept - 1)
+    // Postings above the cut, sorted; then those at the cut in document order (the list is
+    // in document order already), until `kept` are taken.
+    var above: [(impact: Float, document: UInt32)] = []
+    above.reserveCapacity(kept)
+    for index in 0..<count where listImpacts[index] > cut {
+      above.append((listImpacts[index], listDocuments[index]))
+    }
+    above.sort { $0.impact != $1.impact ? $0.impact > $1.impact : $0.document < $1.document }
+    for entry in above {
+      impactDocuments.append(entry.document)
+      impactValues.append(entry.impact)
+    }
+    var taken = above.count
+    var index = 0
+    while taken < kept && index < count {
+      if listImpacts[index] == cut {
+        impactDocuments.append(listDocuments[index])
+        impactValues.append(cut)
+        taken += 1
+      }
+      index += 1
+    }
+    impactStarts.append(UInt32(impactDocuments.count))
+  }
+
+  /// The value of rank `rank` (0 = largest) among `count` values, reordering them.
+  static func select(_ values: UnsafeMutablePointer<Float>, count: Int, rank: Int) -> Float {
+    var low = 0
+    var high = count - 1
+    while low < high {
+      let pivot = values[(low + high) / 2]
+      var left = low
+      var right = high
+      while left <= right {
+        while values[left] > pivot { left += 1 }
+        while values[right] < pivot { right -= 1 }
+        if left <= right {
+          let swapped = values[left]
+          values[left] = values[right]
+          values[right] = swapped
+          left += 1
+          right -= 1
+        }
+      }
+      if rank <= right {
+        high = right
+      } else if rank >= left {
+        low = left
+      } else {
+        return values[rank]
+      }
+    }
+    return values[rank]
+  }
+
   /// Whether offsets still fit the 32-bit fields of the block tables.
   var fitsOffsets: Bool {
     bytes.count < Int(UInt32.max) && positions.count < Int(UInt32.max)
   }
 
-  /// The finished postings.
-  func build() -> TypePostings {
-    var padded = bytes
-    padded.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
-    var paddedPositions = positions
-    paddedPositions.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
-    return TypePostings(
-      fieldCount: fieldCount, documentCount: documentCount, termLists: Column(termLists),
-      lists: Column(lists), listFieldMaxima: Column(listFieldMaxima),
-      blockLastDocuments: Column(blockLastDocuments), blockDataOffsets: Column(blockDataOffsets),
-      blockPositionOffsets: Column(blockPositionOffsets),
-      blockFieldMaxima: Column(blockFieldMaxima), bytes: Column(padded),
-      positions: Column(paddedPositions), bitmaps: Column(bitmaps))
+  /// The finished postings; the encoder's memory is freed and it must not be used again.
+  mutating func finish() -> TypePostings {
+    bytes.append(repeating: 0, count: PostingBlock.padding)
+    positions.append(repeating: 0, count: PostingBlock.padding)
+    let postings = TypePostings(
+      fieldCount: fieldCount, documentCount: documentCount,
+      termLists: Column(UnsafeBufferPointer(start: termLists, count: termCount)),
+      lists: lists.makeColumn(), listFieldMaxima: listFieldMaxima.makeColumn(),
+      blockLastDocuments: blockLastDocuments.makeColumn(),
+      blockDataOffsets: blockDataOffsets.makeColumn(),
+      blockPositionOffsets: blockPositionOffsets.makeColumn(),
+      blockFieldMaxima: blockFieldMaxima.makeColumn(), bytes: bytes.makeColumn(),
+      positions: positions.makeColumn(), bitmaps: bitmaps.makeColumn(),
+      rankDirectory: rankDirectory.makeColumn(), impactStarts: impactStarts.makeColumn(),
+      impactDocuments: impactDocuments.makeColumn(), impactValues: impactValues.makeColumn(),
+      impactWeights: impactWeights)
+    lists.deallocate()
+    listFieldMaxima.deallocate()
+    blockLastDocuments.deallocate()
+    blockDataOffsets.deallocate()
+    blockPositionOffsets.deallocate()
+    blockFieldMaxima.deallocate()
+    bytes.deallocate()
+    positions.deallocate()
+    bitmaps.deallocate()
+    rankDirectory.deallocate()
+    impactStarts.deallocate()
+    impactDocuments.deallocate()
+    impactValues.deallocate()
+    listImpacts.deallocate()
+    listDocuments.deallocate()
+    listBlockLasts.deallocate()
+    listBlockData.deallocate()
+    listBlockPositions.deallocate()
+    listBlockMaxima.deallocate()
+    termLists.deallocate()
+    inverseNormalization.deallocate()
+    blockDocuments.deallocate()
+    blockFrequencies.deallocate()
+    return postings
   }
 }

@@ -33,30 +33,96 @@ enum PostingBlock {
 
 /// The inverted index of one content type: per term, blocked postings with term frequencies
 /// per field, positions, block score bounds and, for frequent terms, a bitmap.
-struct TypePostings: Sendable {
+///
+/// A class, so that searches pass one reference around instead of copying a dozen columns.
+final class TypePostings: Sendable {
   /// How many fields the type has (1 to 4).
-  var fieldCount: Int
+  let fieldCount: Int
   /// The type's document count, the size of its bitmaps in bits.
-  var documentCount: Int
+  let documentCount: Int
   /// For each term id, its list index in ``lists``, or `UInt32.max` when the term does not
   /// occur in this type.
-  var termLists: Column<UInt32>
-  var lists: Column<PostingListInfo>
+  let termLists: Column<UInt32>
+  let lists: Column<PostingListInfo>
   /// For each list and field, the largest `termFrequency * inverseNormalization` of any of
   /// its postings: the list's score bound per field (see ``BM25F``).
-  var listFieldMaxima: Column<Float>
+  let listFieldMaxima: Column<Float>
   /// Block tables, for lists of two or more blocks: the last document of each block (for
   /// skipping), where its bytes and positions start, and its score bound per field.
-  var blockLastDocuments: Column<UInt32>
-  var blockDataOffsets: Column<UInt32>
-  var blockPositionOffsets: Column<UInt32>
-  var blockFieldMaxima: Column<Float>
+  let blockLastDocuments: Column<UInt32>
+  let blockDataOffsets: Column<UInt32>
+  let blockPositionOffsets: Column<UInt32>
+  let blockFieldMaxima: Column<Float>
   /// Every block's bytes, with ``PostingBlock/padding`` bytes at the end.
-  var bytes: Column<UInt8>
+  let bytes: Column<UInt8>
   /// Positions, per posting and field with a nonzero frequency: variable-byte gaps.
-  var positions: Column<UInt8>
+  let positions: Column<UInt8>
   /// Document bitmaps of frequent terms, `bitmapWordCount` words each.
-  var bitmaps: Column<UInt64>
+  let bitmaps: Column<UInt64>
+  /// For each bitmap, the number of set bits before each run of ``rankBlockWords`` words
+  /// (`rankBlockCount` entries per bitmap).
+  let rankDirectory: Column<UInt32>
+  /// For the list of bitmap `i`, its best postings by impact are
+  /// `impactDocuments[impactStarts[i]..<impactStarts[i + 1]]`, with their impacts (the
+  /// pre-saturation BM25F weight `x` under ``impactWeights``) in `impactValues`; sorted by
+  /// impact descending, then document ascending.
+  let impactStarts: Column<UInt32>
+  let impactDocuments: Column<UInt32>
+  let impactValues: Column<Float>
+  /// The field weights the impacts were computed with.
+  let impactWeights: SIMD4<Float>
+
+  /// Words per rank directory entry: 512 bits.
+  static let rankBlockWords = 8
+
+  init(
+    fieldCount: Int, documentCount: Int, termLists: Column<UInt32>, lists: Column<PostingListInfo>,
+    listFieldMaxima: Column<Float>, blockLastDocuments: Column<UInt32>,
+    blockDataOffsets: Column<UInt32>, blockPositionOffsets: Column<UInt32>,
+    blockFieldMaxima: Column<Float>, bytes: Column<UInt8>, positions: Column<UInt8>,
+    bitmaps: Column<UInt64>, rankDirectory: Column<UInt32>, impactStarts: Column<UInt32>,
+    impactDocuments: Column<UInt32>, impactValues: Column<Float>, impactWeights: SIMD4<Float>
+  ) {
+    self.fieldCount = fieldCount
+    self.documentCount = documentCount
+    self.termLists = termLists
+    self.lists = lists
+    self.listFieldMaxima = listFieldMaxima
+    self.blockLastDocuments = blockLastDocuments
+    self.blockDataOffsets = blockDataOffsets
+    self.blockPositionOffsets = blockPositionOffsets
+    self.blockFieldMaxima = blockFieldMaxima
+    self.bytes = bytes
+    self.positions = positions
+    self.bitmaps = bitmaps
+    self.rankDirectory = rankDirectory
+    self.impactStarts = impactStarts
+    self.impactDocuments = impactDocuments
+    self.impactValues = impactValues
+    self.impactWeights = impactWeights
+  }
+
+  /// Rank directory entries per bitmap.
+  var rankBlockCount: Int { (bitmapWordCount + TypePostings.rankBlockWords - 1) / TypePostings.rankBlockWords }
+
+  /// The number of documents before `document` in the list whose bitmap is `bitmap`
+  /// (the document's index in the list when the list contains it).
+  ///
+  /// - Complexity: O(1): a directory lookup and at most eight popcounts.
+  @inline(__always)
+  func rank(of document: UInt32, inBitmap bitmap: Int) -> Int {
+    let words = bitmaps.base + bitmap &* bitmapWordCount
+    let word = Int(document >> 6)
+    let block = word / TypePostings.rankBlockWords
+    var rank = Int(rankDirectory[bitmap &* rankBlockCount &+ block])
+    var index = block &* TypePostings.rankBlockWords
+    while index < word {
+      rank &+= words[index].nonzeroBitCount
+      index &+= 1
+    }
+    let mask = (UInt64(1) << UInt64(document & 63)) &- 1
+    return rank &+ (words[word] & mask).nonzeroBitCount
+  }
 
   /// Words per bitmap.
   var bitmapWordCount: Int { (documentCount + 63) >> 6 }
@@ -82,7 +148,8 @@ struct TypePostings: Sendable {
     termLists.byteCount + lists.byteCount + listFieldMaxima.byteCount
       + blockLastDocuments.byteCount + blockDataOffsets.byteCount
       + blockPositionOffsets.byteCount + blockFieldMaxima.byteCount + bytes.byteCount
-      + positions.byteCount + bitmaps.byteCount
+      + positions.byteCount + bitmaps.byteCount + rankDirectory.byteCount
+      + impactStarts.byteCount + impactDocuments.byteCount + impactValues.byteCount
   }
 }
 

@@ -39,15 +39,20 @@ enum QueryParser {
   ///
   /// - Complexity: O(n) in the length of `text`.
   static func parse(_ text: String) -> ParsedQuery {
+    parse(text, using: SearchWorkspace())
+  }
+
+  /// Parses sanitized query text with a workspace's tokenizer.
+  static func parse(_ text: String, using workspace: SearchWorkspace) -> ParsedQuery {
     var query = ParsedQuery(text: text, terms: [], phrases: [])
-    var tokenizer = Tokenizer(mode: .query)
+    let stream = workspace.queryStream
     for (segment, isPhrase) in segments(of: text) {
-      var stream = TokenStream()
-      tokenizer.tokenize(segment, into: &stream)
+      stream.removeAll()
+      workspace.queryTokenizer.tokenize(segment, into: stream)
       var members: [(term: Int, offset: UInt32)] = []
       var firstPosition: UInt32?
       for token in stream.tokens {
-        let bytes = Array(stream.bytes[Int(token.start)..<Int(token.start + token.count)])
+        let bytes = Array(stream.bytes(of: token))
         if token.kind == .emojiName, var last = query.terms.last, last.kind == .emoji {
           if !last.alternatives.contains(bytes) { last.alternatives.append(bytes) }
           query.terms[query.terms.count - 1] = last

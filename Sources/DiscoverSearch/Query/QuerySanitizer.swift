@@ -17,14 +17,16 @@ public enum QuerySanitizer {
   ///
   /// - Complexity: O(n) in the length of `text`, reading at most a few thousand scalars.
   public static func sanitize(_ text: String) -> String {
+    if let clean = sanitizeASCII(text) { return clean }
     var output = String.UnicodeScalarView()
     var pendingSpace = false
-    var scalarsRead = 0
-    // A character is at most a handful of scalars in practice; stop reading far past the cap.
+    var scalarsKept = 0
+    // A character is at most a handful of scalars in practice; stop once far past the cap.
+    // Only kept scalars count, so padding of invisible characters cannot hide the query;
+    // reading is linear in the input either way.
     let scalarLimit = maximumLength * 8
     for scalar in text.unicodeScalars {
-      scalarsRead += 1
-      if scalarsRead > scalarLimit { break }
+      if scalarsKept > scalarLimit { break }
       let value = scalar.value
       if isSpaceOrControl(value) {
         pendingSpace = !output.isEmpty
@@ -36,11 +38,27 @@ public enum QuerySanitizer {
         pendingSpace = false
       }
       output.append(scalar)
+      scalarsKept += 1
     }
     let result = String(output)
     if result.count <= maximumLength { return result }
     let cut = String(result.prefix(maximumLength))
     return cut.hasSuffix(" ") ? String(cut.dropLast()) : cut
+  }
+
+  /// The common case, printable ASCII without runs of spaces: trimmed on bytes. `nil` when
+  /// the text needs the full pass.
+  private static func sanitizeASCII(_ text: String) -> String? {
+    let utf8 = text.utf8
+    guard utf8.count <= maximumLength else { return nil }
+    var previousIsSpace = true
+    for byte in utf8 {
+      guard byte >= 0x20 && byte < 0x7F else { return nil }
+      if byte == 0x20 && previousIsSpace { return nil }
+      previousIsSpace = byte == 0x20
+    }
+    if previousIsSpace && !text.isEmpty { return nil }
+    return text
   }
 
   private static func isSpaceOrControl(_ value: UInt32) -> Bool {

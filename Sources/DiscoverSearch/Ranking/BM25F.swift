@@ -53,18 +53,31 @@ struct BM25F {
     x * (k1 + 1) / (k1 + x)
   }
 
+  /// The weighted, normalized frequency `x` of a term in a document, from its frequency in
+  /// each field and the document's length codes.
+  ///
+  /// The one place `x` is computed: block bounds, impact orders and scores all call it, so
+  /// equal inputs give bit-for-bit equal results wherever they are compared.
+  @inline(__always)
+  static func weightedFrequency(
+    frequencies: SIMD4<UInt32>, normCodes: UnsafePointer<UInt8>, fieldCount: Int,
+    weights: SIMD4<Float>, inverseNormalization: UnsafePointer<Float>
+  ) -> Float {
+    var x: Float = 0
+    for field in 0..<fieldCount where frequencies[field] != 0 {
+      x += weights[field] * Float(frequencies[field]) * inverseNormalization[field << 8 | Int(normCodes[field])]
+    }
+    return x
+  }
+
   /// The weighted, normalized frequency `x` of the cursor's term in its current document.
   @inline(__always)
   func weightedFrequency(_ cursor: PostingCursor) -> Float {
-    let normBase = norms + Int(cursor.document) * fieldCount
-    var x: Float = 0
-    for field in 0..<fieldCount {
-      let frequency = cursor.frequency(inField: field)
-      if frequency != 0 {
-        x += weights[field] * Float(frequency) * inverseNormalization[field << 8 | Int(normBase[field])]
-      }
-    }
-    return x
+    var frequencies = SIMD4<UInt32>.zero
+    for field in 0..<fieldCount { frequencies[field] = cursor.frequency(inField: field) }
+    return BM25F.weightedFrequency(
+      frequencies: frequencies, normCodes: norms + Int(cursor.document) * fieldCount,
+      fieldCount: fieldCount, weights: weights, inverseNormalization: inverseNormalization)
   }
 
   /// The score of the cursor's term in its current document.

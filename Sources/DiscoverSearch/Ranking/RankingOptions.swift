@@ -5,6 +5,9 @@ public struct RankingOptions: Sendable, Hashable {
   public var k1: Float
   /// Field weights that replace ``SearchField/defaultWeight`` for the fields given.
   public var fieldWeights: [SearchField: Float]
+  /// Whether frequent terms may be ranked from their impact orders (``ThresholdSearch``);
+  /// tests turn it off to check that both paths give the same hits.
+  var usesImpactOrders = true
 
   /// Creates ranking options.
   public init(k1: Float = 1.2, fieldWeights: [SearchField: Float] = [:]) {

@@ -4,39 +4,54 @@
 /// the query's terms marks its source span; a `#tag` or `@name` query marks a whole hashtag
 /// or username title.
 struct Highlighter {
-  /// The folded forms of every query term and alternative.
-  let terms: Set<[UInt8]>
+  /// The folded forms of every query term and alternative (at most a few dozen).
+  private let terms: [[UInt8]]
+  /// Whether some term is a `#tag` or `@name`, which may match a whole title.
+  private let hasTagTerms: Bool
+  private let workspace: SearchWorkspace
+  private var stream: TokenStream { workspace.highlightStream }
 
-  init(query: ParsedQuery) {
-    var terms = Set<[UInt8]>()
+  init(query: ParsedQuery, workspace: SearchWorkspace) {
+    self.workspace = workspace
+    var terms: [[UInt8]] = []
     for term in query.terms {
-      for alternative in term.alternatives { terms.insert(alternative) }
+      for alternative in term.alternatives where !terms.contains(alternative) {
+        terms.append(alternative)
+      }
     }
     self.terms = terms
+    hasTagTerms = terms.contains { $0.first == UInt8(ascii: "#") || $0.first == UInt8(ascii: "@") }
+  }
+
+  /// Whether the folded bytes of `token` in the stream are one of the query's terms.
+  private func isQueryTerm(_ token: Token) -> Bool {
+    let candidate = stream.bytes(of: token)
+    for term in terms where term.count == candidate.count {
+      if term.withUnsafeBufferPointer({ $0.elementsEqual(candidate) }) { return true }
+    }
+    return false
   }
 
   /// The matched spans of `title`, sorted and merged.
   ///
-  /// - Complexity: O(n) in the length of the title.
+  /// - Complexity: O(n · t) for a title of n bytes and t query terms.
   func highlights(in title: String, type: SearchResultType) -> [HighlightRange] {
     guard !terms.isEmpty, !title.isEmpty else { return [] }
-    var tokenizer = Tokenizer(mode: .document)
-    if type == .user || type == .hashtag {
-      var stream = TokenStream()
-      tokenizer.tokenizeTag(title, kind: type == .user ? .mention : .hashtag, into: &stream)
-      if let tag = stream.tokens.first,
-        terms.contains(Array(stream.bytes[Int(tag.start)..<Int(tag.start + tag.count)]))
-      {
+    if hasTagTerms && (type == .user || type == .hashtag) {
+      stream.removeAll()
+      workspace.highlightTokenizer.tokenizeTag(
+        title, kind: type == .user ? .mention : .hashtag, into: stream)
+      if let tag = stream.tokens.first, isQueryTerm(tag) {
         return [HighlightRange(utf8Offsets: 0..<title.utf8.count)]
       }
     }
-    var stream = TokenStream()
-    tokenizer.tokenize(title, into: &stream)
+    stream.removeAll()
+    workspace.highlightTokenizer.tokenize(title, into: stream)
     var spans: [Range<Int>] = []
-    for token in stream.tokens
-    where terms.contains(Array(stream.bytes[Int(token.start)..<Int(token.start + token.count)])) {
+    for token in stream.tokens where isQueryTerm(token) {
       spans.append(Int(token.sourceStart)..<Int(token.sourceEnd))
     }
+    guard !spans.isEmpty else { return [] }
     spans.sort { $0.lowerBound < $1.lowerBound }
     var merged: [Range<Int>] = []
     for span in spans {

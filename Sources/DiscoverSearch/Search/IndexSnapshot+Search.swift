@@ -31,17 +31,21 @@ extension DiscoverIndex {
     precondition(
       limit > 0 && limit <= maximumSearchLimit,
       "search limit must be 1...\(maximumSearchLimit), got \(limit)")
-    return try snapshot.search(query, in: tab, limit: limit, after: cursor, ranking: ranking)
+    let snapshot = self.snapshot
+    return try workspaces.withWorkspace { workspace in
+      try snapshot.search(
+        query, in: tab, limit: limit, after: cursor, ranking: ranking, workspace: workspace)
+    }
   }
 }
 
 extension IndexSnapshot {
   func search(
     _ query: String, in tab: SearchTab, limit: Int, after cursor: SearchCursor?,
-    ranking: RankingOptions
+    ranking: RankingOptions, workspace: SearchWorkspace
   ) throws -> SearchResponse {
     let sanitized = QuerySanitizer.sanitize(query)
-    let parsed = QueryParser.parse(sanitized)
+    let parsed = QueryParser.parse(sanitized, using: workspace)
     let queryHash = SearchCursor.hash(query: sanitized, tab: tab)
     let position = try cursor.map { try $0.contents(expectingQueryHash: queryHash) }
     guard !parsed.isEmpty else { return .empty(query: sanitized, tab: tab) }
@@ -86,7 +90,7 @@ extension IndexSnapshot {
     }
     if ranked.count > limit { ranked.removeLast(ranked.count - limit) }
 
-    let highlighter = Highlighter(query: parsed)
+    let highlighter = Highlighter(query: parsed, workspace: workspace)
     let results = ranked.map { makeResult(type: $0.type, hit: $0.hit, highlighter: highlighter) }
     let totalHits = outcome.facets.total(for: tab)
     let offset = (position?.offset ?? 0) + results.count
@@ -119,7 +123,8 @@ extension IndexSnapshot {
     tab: SearchTab, limit: Int, after: RankKey?, ranking: RankingOptions
   ) -> Outcome {
     var outcome = Outcome(hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
-    let tabTypes = Set(tab.resultTypes)
+    var isInTab: [Bool] = [false, false, false, false]
+    for type in tab.resultTypes { isInTab[type.index] = true }
     for partition in partitions {
       let plans = selected.map { term in
         TermPlan(
@@ -134,10 +139,11 @@ extension IndexSnapshot {
           queryTerm: term)
       }
       let searcher = TypeSearcher(
-        partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: partition.type))
+        partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: partition.type),
+        usesImpactOrders: ranking.usesImpactOrders)
       let result = searcher.search(
         terms: plans, phrases: phrases, matching: matching,
-        limit: tabTypes.contains(partition.type) ? limit : 0, after: after)
+        limit: isInTab[partition.type.index] ? limit : 0, after: after)
       outcome.hits[partition.type.index] = result.hits
       outcome.facets[partition.type] = result.count
       outcome.totalCount += result.count

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a page of results ended: pass it back to get the next page.
 ///
 /// The cursor holds the rank of the last result shown (search-after pagination, like
@@ -43,10 +41,7 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     bytes.append(contents.key.typeIndex)
     append(contents.key.document)
     append(UInt32(clamping: contents.offset))
-    token = Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    token = Base64URL.encode(bytes)
   }
 
   /// Decodes the cursor, checking it belongs to the query with `queryHash`.
@@ -54,14 +49,11 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
   /// - Throws: ``SearchError/Code/invalidQuery`` when the cursor is malformed or was made
   ///   for another query or tab.
   func contents(expectingQueryHash queryHash: UInt64) throws -> Contents {
-    var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64.append("=") }
-    guard token.count < 64, let data = Data(base64Encoded: base64), data.count == 23,
-      data[data.startIndex] == SearchCursor.version
+    guard token.utf8.count < 64, let bytes = Base64URL.decode(token), bytes.count == 23,
+      bytes[0] == SearchCursor.version
     else {
       throw SearchError(.invalidQuery, "the page cursor is malformed; pass back the nextCursor of a previous response, or none for the first page")
     }
-    let bytes = [UInt8](data)
     func read<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
       var value = T.zero
       withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[offset..<(offset + MemoryLayout<T>.size)]) }
@@ -89,5 +81,57 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
       hash &*= 0x0000_0100_0000_01B3
     }
     return hash
+  }
+}
+
+/// Base64 with the URL-safe alphabet and no padding (RFC 4648, section 5).
+enum Base64URL {
+  private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+  static func encode(_ bytes: [UInt8]) -> String {
+    var output: [UInt8] = []
+    output.reserveCapacity((bytes.count * 4 + 2) / 3)
+    var index = 0
+    while index < bytes.count {
+      let remaining = bytes.count - index
+      let b0 = UInt32(bytes[index])
+      let b1 = remaining > 1 ? UInt32(bytes[index + 1]) : 0
+      let b2 = remaining > 2 ? UInt32(bytes[index + 2]) : 0
+      let group = b0 << 16 | b1 << 8 | b2
+      output.append(alphabet[Int(group >> 18 & 63)])
+      output.append(alphabet[Int(group >> 12 & 63)])
+      if remaining > 1 { output.append(alphabet[Int(group >> 6 & 63)]) }
+      if remaining > 2 { output.append(alphabet[Int(group & 63)]) }
+      index += 3
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// The decoded bytes, or `nil` when `text` is not unpadded base64url.
+  static func decode(_ text: String) -> [UInt8]? {
+    var values: [UInt32] = []
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(UInt32(byte - UInt8(ascii: "A")))
+      case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(UInt32(byte - UInt8(ascii: "a") + 26))
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(UInt32(byte - UInt8(ascii: "0") + 52))
+      case UInt8(ascii: "-"): values.append(62)
+      case UInt8(ascii: "_"): values.append(63)
+      default: return nil
+      }
+    }
+    guard values.count % 4 != 1 else { return nil }
+    var output: [UInt8] = []
+    var index = 0
+    while index < values.count {
+      let remaining = values.count - index
+      var group: UInt32 = 0
+      for offset in 0..<4 { group = group << 6 | (offset < remaining ? values[index + offset] : 0) }
+      output.append(UInt8(group >> 16 & 0xFF))
+      if remaining > 2 { output.append(UInt8(group >> 8 & 0xFF)) }
+      if remaining > 3 { output.append(UInt8(group & 0xFF)) }
+      index += 4
+    }
+    return output
   }
 }

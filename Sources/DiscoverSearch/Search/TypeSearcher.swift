@@ -46,9 +46,11 @@ struct TypeSearcher {
   let partition: TypePartition
   let scorer: BM25F
   let typeIndex: UInt8
+  let usesImpactOrders: Bool
 
-  init(partition: TypePartition, k1: Float, weights: SIMD4<Float>) {
+  init(partition: TypePartition, k1: Float, weights: SIMD4<Float>, usesImpactOrders: Bool = true) {
     self.partition = partition
+    self.usesImpactOrders = usesImpactOrders
     scorer = BM25F(partition: partition, k1: k1, weights: weights)
     typeIndex = UInt8(partition.type.index)
   }
@@ -77,6 +79,12 @@ struct TypeSearcher {
     // The rarest term leads the intersection.
     let postings = partition.postings
     groups.sort { cost($0) < cost($1) }
+    if matching == .all && phrases.isEmpty && usesImpactOrders,
+      var threshold = ThresholdSearch(partition: partition, scorer: scorer, groups: groups),
+      let hits = threshold.run(limit: limit, after: after)
+    {
+      return hits
+    }
     let cursorCount = groups.reduce(0) { $0 + $1.alternatives.count }
     let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: cursorCount * PostingBlock.capacity)
     defer { scratch.deallocate() }
@@ -133,9 +141,14 @@ private struct Evaluation {
     self.limit = limit
     heap = TopHits(capacity: limit)
     let postings = searcher.partition.postings
-    var groupOfTerm: [Int: Int] = [:]
-    for (groupIndex, group) in groups.enumerated() {
-      groupOfTerm[group.queryTerm] = groupIndex
+    let alternativeCount = groups.reduce(0) { $0 + $1.alternatives.count }
+    cursors.reserveCapacity(alternativeCount)
+    idfs.reserveCapacity(alternativeCount)
+    weights.reserveCapacity(alternativeCount)
+    groupStarts.reserveCapacity(groups.count + 1)
+    bitmaps.reserveCapacity(groups.count)
+    listBounds.reserveCapacity(groups.count)
+    for group in groups {
       var bound: Float = 0
       for alternative in group.alternatives {
         let cursor = PostingCursor(
@@ -160,7 +173,7 @@ private struct Evaluation {
     }
     for phrase in phrases {
       let members = phrase.members.compactMap { member in
-        groupOfTerm[member.term].map { (group: $0, offset: member.offset) }
+        groups.firstIndex { $0.queryTerm == member.term }.map { (group: $0, offset: member.offset) }
       }
       if members.count == phrase.members.count { self.phrases.append(members) }
     }

@@ -90,6 +90,11 @@ extension IndexSnapshot {
       try writer.append(postings.bytes)
       try writer.append(postings.positions)
       try writer.append(postings.bitmaps)
+      try writer.append(postings.rankDirectory)
+      try writer.append(postings.impactStarts)
+      try writer.append(postings.impactDocuments)
+      try writer.append(postings.impactValues)
+      try writer.append((0..<4).map { postings.impactWeights[$0] })
       try writer.append(partition.norms)
       try writer.append(partition.averageFieldLengths)
       try writer.append(partition.ids)
@@ -116,6 +121,14 @@ extension IndexSnapshot {
     try writer.append(hashtags.videoCounts)
     try writer.append(sounds.videoCounts)
     try writer.append(sounds.artists)
+  }
+
+  private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<Float> {
+    let values = try reader.array(Float.self)
+    guard values.count == 4, values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+      throw SearchError(.corruptIndex, "\(path): bad impact weights; rebuild the index")
+    }
+    return SIMD4(values[0], values[1], values[2], values[3])
   }
 
   static func load(from directory: URL) throws -> IndexSnapshot {
@@ -158,7 +171,10 @@ extension IndexSnapshot {
         lists: try reader.column(), listFieldMaxima: try reader.column(),
         blockLastDocuments: try reader.column(), blockDataOffsets: try reader.column(),
         blockPositionOffsets: try reader.column(), blockFieldMaxima: try reader.column(),
-        bytes: try reader.column(), positions: try reader.column(), bitmaps: try reader.column())
+        bytes: try reader.column(), positions: try reader.column(), bitmaps: try reader.column(),
+        rankDirectory: try reader.column(), impactStarts: try reader.column(),
+        impactDocuments: try reader.column(), impactValues: try reader.column(),
+        impactWeights: try Self.readWeights(&reader, path: path))
       let norms = try reader.column(UInt8.self)
       let averages = try reader.array(Float.self)
       let ids = try reader.strings()

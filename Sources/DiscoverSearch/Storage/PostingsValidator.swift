@@ -22,6 +22,18 @@ struct PostingsValidator {
       postings.bytes.count >= PostingBlock.padding, postings.positions.count >= PostingBlock.padding,
       postings.bitmaps.count % max(postings.bitmapWordCount, 1) == 0
     else { throw corrupt("posting tables of mismatched sizes") }
+    let bitmapTotal = postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
+    guard postings.rankDirectory.count == bitmapTotal * postings.rankBlockCount,
+      postings.impactStarts.count == bitmapTotal + 1, postings.impactStarts[0] == 0,
+      Int(postings.impactStarts[bitmapTotal]) == postings.impactDocuments.count,
+      postings.impactValues.count == postings.impactDocuments.count
+    else { throw corrupt("impact tables of mismatched sizes") }
+    for index in 0..<bitmapTotal where postings.impactStarts[index] > postings.impactStarts[index + 1] {
+      throw corrupt("impact tables out of order")
+    }
+    for document in postings.impactDocuments.buffer where Int(document) >= documentCount {
+      throw corrupt("an impact entry names a document that does not exist")
+    }
     for list in postings.termLists.buffer where list != UInt32.max && Int(list) >= postings.lists.count {
       throw corrupt("a term points past the posting lists")
     }
@@ -75,6 +87,13 @@ struct PostingsValidator {
       }
       guard total == Int(list.documentFrequency) else {
         throw corrupt("a posting list's length does not match its document frequency")
+      }
+      if list.bitmap != UInt32.max {
+        // Random access ranks documents by their bitmap; it must agree with the list.
+        let words = postings.bitmaps.base + Int(list.bitmap) * postings.bitmapWordCount
+        var bits = 0
+        for word in 0..<postings.bitmapWordCount { bits += words[word].nonzeroBitCount }
+        guard bits == total else { throw corrupt("a bitmap does not match its posting list") }
       }
     }
   }

@@ -111,13 +111,17 @@ struct CharacterTable: Sendable {
   ///
   /// - Precondition: `flags(codePoint)` contains `.contextFree` and `codePoint < 0x10000`.
   @inline(__always)
-  func appendFold(of codePoint: UInt32, to output: inout [UInt8]) {
+  func appendFold(of codePoint: UInt32, to output: inout UnsafeGrowableBuffer<UInt8>) {
     let index = Int(codePoint)
     foldStarts.withUnsafeBufferPointer { starts in
       let start = Int(starts[index])
       let end = Int(starts[index + 1])
       foldBytes.withUnsafeBufferPointer { bytes in
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        if end - start == 1 {
+          output.append(bytes[start])
+        } else {
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
       }
     }
   }
@@ -129,22 +133,21 @@ enum ContextualFolding {
   /// result. Returns `false` and appends nothing when ICU rejects the text.
   ///
   /// - Complexity: O(n) in the length of `source`.
-  static func appendFold(of source: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> Bool
-  {
+  static func appendFold(
+    of source: UnsafeBufferPointer<UInt8>, to output: inout UnsafeGrowableBuffer<UInt8>
+  ) -> Bool {
     if source.isEmpty { return true }
     var capacity = source.count * 3 + 16
     while true {
       let start = output.count
-      output.append(contentsOf: repeatElement(0, count: capacity))
-      let length = output.withUnsafeMutableBufferPointer { buffer in
-        cicu_fold_utf8(
-          source.baseAddress, Int32(source.count), buffer.baseAddress! + start, Int32(capacity))
-      }
+      output.append(repeating: 0, count: capacity)
+      let length = cicu_fold_utf8(
+        source.baseAddress, Int32(source.count), output.base + start, Int32(capacity))
       if length >= 0 {
-        output.removeLast(capacity - Int(length))
+        output.truncate(to: start + Int(length))
         return true
       }
-      output.removeLast(capacity)
+      output.truncate(to: start)
       if length == Int32.min { return false }
       capacity = Int(-length) + 16
     }

@@ -1,0 +1,157 @@
+import DiscoverSearch
+
+/// The grammar and help text of each subcommand.
+extension CommandSpec {
+  /// `discover index CORPUS.jsonl --out DIR [--skip-bad-lines]`.
+  static let index = CommandSpec(
+    name: "index",
+    summary: "Build an index from a corpus file and save it to a directory.",
+    usage: ["index CORPUS.jsonl --out DIR [--skip-bad-lines]"],
+    discussion: """
+      CORPUS.jsonl holds one JSON object per line: a video, user, hashtag or sound (see the
+      corpus format in the design notes). By default the first bad line stops the build with
+      its line number and what is wrong with it; with --skip-bad-lines bad lines are skipped,
+      counted and the first few listed on standard error. The index is written to
+      DIR/index.dsearch atomically: a failed run leaves any previous index in place.
+      Progress is shown on standard error when it is a terminal.
+      """,
+    options: [
+      .value("--out", "DIR", "The directory to save the index in (created if needed)."),
+      .flag("--skip-bad-lines", "Skip and count bad corpus lines instead of stopping."),
+    ])
+
+  /// `discover search ...`, one query or a query file.
+  static let search = CommandSpec(
+    name: "search",
+    summary: "Search an index: one query, or every query of a query file.",
+    usage: [
+      "search \"QUERY\" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--json]",
+      "search --index DIR --queries FILE [--json]",
+    ],
+    discussion: """
+      Every word of QUERY is required; #tag matches hashtags and tagged videos, @name matches
+      users and their videos, "quoted words" must appear together.
+      TAB is one of: \(validTabs) (default top).
+      N is 1 to \(maximumSearchLimit) (default 10); page on with the --cursor printed after a page.
+
+      With --queries, FILE holds one JSON object per line, such as
+      {"kind":"search","q":"dance challenge","tab":"top","limit":10}. With --json each search
+      writes one line {"q":...,"tab":...,"results":[{"id":...,"type":...,"score":...}],"micros":...},
+      micros being the search's time in this process; without it, a summary line per query.
+      Suggest lines are skipped: completions are not in this build yet.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .value("--tab", "TAB", "The tab to search: \(validTabs)."),
+      .value("--limit", "N", "Results per page, 1 to \(maximumSearchLimit) (default 10)."),
+      .value("--cursor", "TOKEN", "Continue after the page that printed this cursor."),
+      .value("--queries", "FILE", "Run every search of a query file (JSON Lines)."),
+      .flag("--json", "Write JSON instead of text."),
+    ])
+
+  /// `discover suggest ...`, parsed but not available yet.
+  static let suggest = CommandSpec(
+    name: "suggest",
+    summary: "Complete a prefix as the user types (not available in this build yet).",
+    usage: [
+      "suggest \"PREFIX\" --index DIR [--limit N] [--json]",
+      "suggest --index DIR --queries FILE [--json]",
+    ],
+    discussion: """
+      Completions are not built yet: this command checks its arguments, then stops with an
+      error instead of answering.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .value("--limit", "N", "Completions to return, 1 to \(maximumSearchLimit) (default 10)."),
+      .value("--queries", "FILE", "Run every suggest line of a query file (JSON Lines)."),
+      .flag("--json", "Write JSON instead of text."),
+    ])
+
+  /// `discover trending ...`, parsed but not available yet.
+  static let trending = CommandSpec(
+    name: "trending",
+    summary: "List what is rising now (not available in this build yet).",
+    usage: [
+      "trending \(TrendingList.allCases.map(\.rawValue).joined(separator: "|")) --index DIR [--json]"
+    ],
+    discussion: """
+      Trending lists are not built yet: this command checks its arguments, then stops with an
+      error instead of answering.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .flag("--json", "Write JSON instead of text."),
+    ])
+
+  /// The subcommands, in help order (`help` is handled apart).
+  static let all: [CommandSpec] = [.index, .search, .suggest, .trending]
+
+  /// The subcommand called `name`.
+  static func named(_ name: String) -> CommandSpec? {
+    all.first { $0.name == name }
+  }
+
+  /// The valid tab names, for messages.
+  static let validTabs = SearchTab.allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+// MARK: - Help text
+
+extension CommandSpec {
+  /// The command's help: usage, summary, options and discussion.
+  var helpText: String {
+    var text = "Usage:\n"
+    for line in usage { text += "  discover \(line)\n" }
+    text += "\n\(summary)\n\nOptions:\n"
+    let rows =
+      options.map { option in
+        (option.valueName.map { "\(option.name) \($0)" } ?? option.name, option.summary)
+      } + [("-h, --help", "Show this help.")]
+    let width = rows.map(\.0.count).max() ?? 0
+    for (left, right) in rows {
+      text += "  \(left.padding(to: width))  \(right)\n"
+    }
+    text += "\n\(discussion)\n"
+    return text
+  }
+
+  /// The overview printed by `discover help`.
+  static var overview: String {
+    var text = """
+      discover: build and search DiscoverSearch indexes.
+
+      Usage:
+
+      """
+    for command in all {
+      for line in command.usage { text += "  discover \(line)\n" }
+    }
+    text += "  discover help [COMMAND]\n\nCommands:\n"
+    let width = all.map(\.name.count).max() ?? 0
+    for command in all {
+      text += "  \(command.name.padding(to: width))  \(command.summary)\n"
+    }
+    text += "  \("help".padding(to: width))  Show this overview, or a command's help.\n"
+    text += """
+
+      Run 'discover help COMMAND' or 'discover COMMAND --help' for a command's options.
+      Exit status: 0 on success, 1 when a command fails (a missing file, a damaged index, bad
+      data, a feature not in this build), 2 when the command line is wrong.
+
+      """
+    return text
+  }
+}
+
+extension String {
+  /// The string padded with spaces on the right to `width` characters.
+  func padding(to width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+
+  /// The string padded with spaces on the left to `width` characters.
+  func leftPadding(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,96 @@
+/// The `discover` command-line tool: build, search and inspect DiscoverSearch indexes.
+///
+/// The executable only forwards its arguments and standard streams to ``run(arguments:output:errorOutput:)``,
+/// so that tests can run every command in-process and read what it wrote:
+///
+/// ```swift
+/// let output = TextBuffer(), errors = TextBuffer()
+/// let status = DiscoverCLI.run(
+///   arguments: ["search", "dance", "--index", "/tmp/index", "--json"],
+///   output: output, errorOutput: errors)
+/// ```
+///
+/// Results go to `output`; errors, warnings, notes and progress go to `errorOutput`. The exit
+/// status is 0 on success, 1 when a command fails while running (a missing file, a damaged
+/// index, bad data, a feature not in this build) and 2 when the command line is wrong.
+public enum DiscoverCLI {
+  /// Runs one command line and returns the process exit status.
+  ///
+  /// Never traps on bad input: every problem becomes a message on `errorOutput` that says
+  /// what to fix. Both sinks are flushed before returning.
+  ///
+  /// - Parameters:
+  ///   - arguments: the words after the program name.
+  ///   - output: where results are written (standard output).
+  ///   - errorOutput: where errors, warnings and progress are written (standard error).
+  /// - Returns: 0 on success, 1 on a failure while running, 2 on a usage error.
+  public static func run(
+    arguments: [String], output: any TextSink, errorOutput: any TextSink
+  ) -> Int32 {
+    let console = Console(output: output, errorOutput: errorOutput)
+    defer {
+      output.flush()
+      errorOutput.flush()
+    }
+    if arguments.isEmpty {
+      console.errorOutput.write(CommandSpec.overview)
+      return ExitStatus.usage
+    }
+    do {
+      try execute(DiscoverCommand.parse(arguments), console: console)
+      return ExitStatus.success
+    } catch {
+      console.output.flush()
+      console.errorOutput.write(error.report)
+      return error.exitStatus
+    }
+  }
+
+  private static func execute(_ command: DiscoverCommand, console: Console) throws(CommandError) {
+    switch command {
+    case .help(let name):
+      console.output.write(name.flatMap(CommandSpec.named)?.helpText ?? CommandSpec.overview)
+    case .index(let options):
+      try IndexCommand(options: options).run(console: console)
+    case .search(let options):
+      try SearchCommand(options: options).run(console: console)
+    case .batchSearch(let options):
+      try BatchSearchCommand(options: options).run(console: console)
+    case .suggest:
+      throw CommandError.failure(
+        "discover suggest is not available in this build yet: completions come with a later release",
+        hints: [
+          "Meanwhile, discover search finds whole words: discover search \"QUERY\" --index DIR."
+        ])
+    case .trending(let options):
+      throw CommandError.failure(
+        "discover trending \(options.list.rawValue) is not available in this build yet: trending lists come with a later release"
+      )
+    }
+  }
+}
+
+/// The two output streams of a command.
+struct Console {
+  /// Results: standard output.
+  let output: any TextSink
+  /// Errors, warnings, notes and progress: standard error.
+  let errorOutput: any TextSink
+
+  /// Writes `warning: MESSAGE` on the error stream.
+  func warn(_ message: String) {
+    warnRaw("warning: \(message)\n")
+  }
+
+  /// Writes `note: MESSAGE` on the error stream.
+  func note(_ message: String) {
+    warnRaw("note: \(message)\n")
+  }
+
+  /// Writes `text` on the error stream after what is pending on the output stream, so that
+  /// the two interleave in order on a terminal.
+  func warnRaw(_ text: String) {
+    output.flush()
+    errorOutput.write(text)
+  }
+}

@@ -1,0 +1,319 @@
+import DiscoverSearch
+
+/// A parsed `discover` command line: what to do, with every value checked.
+enum DiscoverCommand: Equatable, Sendable {
+  /// Print the overview (`nil`) or a command's help, on standard output.
+  case help(command: String?)
+  /// Build and save an index.
+  case index(IndexOptions)
+  /// Run one search.
+  case search(SearchOptions)
+  /// Run the searches of a query file.
+  case batchSearch(BatchSearchOptions)
+  /// Complete a prefix (not available yet).
+  case suggest(SuggestOptions)
+  /// List trending items (not available yet).
+  case trending(TrendingOptions)
+
+  /// Parses the arguments after the program name.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/usage`` saying what to fix.
+  static func parse(_ arguments: [String]) throws(CommandError) -> DiscoverCommand {
+    guard let name = arguments.first else {
+      throw CommandError.usage(
+        "no command given",
+        hints: ["Commands: \(CommandSpec.all.map(\.name).joined(separator: ", ")), help."])
+    }
+    let rest = Array(arguments.dropFirst())
+    switch name {
+    case "help":
+      return try parseHelp(rest)
+    case "--help", "-h":
+      return .help(command: nil)
+    default:
+      break
+    }
+    guard let spec = CommandSpec.named(name) else {
+      var hints: [String] = []
+      let names = CommandSpec.all.map(\.name) + ["help"]
+      if let guess = closestMatch(to: name, among: names) { hints.append("Did you mean \(guess)?") }
+      hints.append("Commands: \(names.joined(separator: ", ")).")
+      let what =
+        name.hasPrefix("-")
+        ? "unknown option \(name); give a command first" : "unknown command '\(name)'"
+      throw CommandError.usage(what, hints: hints)
+    }
+    let parsed = try ArgumentParser.parse(rest, for: spec)
+    if parsed.wantsHelp { return .help(command: spec.name) }
+    var reader = ArgumentReader(parsed: parsed, command: spec.name)
+    switch spec.name {
+    case "index": return .index(try IndexOptions(&reader))
+    case "search":
+      if reader.parsed.values["--queries"] != nil {
+        return .batchSearch(try BatchSearchOptions(&reader))
+      }
+      return .search(try SearchOptions(&reader))
+    case "suggest": return .suggest(try SuggestOptions(&reader))
+    default: return .trending(try TrendingOptions(&reader))
+    }
+  }
+
+  private static func parseHelp(_ arguments: [String]) throws(CommandError) -> DiscoverCommand {
+    guard let topic = arguments.first else { return .help(command: nil) }
+    guard arguments.count == 1 else {
+      throw CommandError.usage("discover help takes at most one command name")
+    }
+    guard CommandSpec.named(topic) != nil || topic == "help" else {
+      throw CommandError.usage(
+        "no help for unknown command '\(topic)'",
+        hints: ["Commands: \(CommandSpec.all.map(\.name).joined(separator: ", ")), help."])
+    }
+    return .help(command: topic == "help" ? nil : topic)
+  }
+}
+
+/// `discover index` settings.
+struct IndexOptions: Equatable, Sendable {
+  /// The corpus file to read (JSON Lines).
+  var corpusPath: String
+  /// The directory to save the index in.
+  var outputDirectory: String
+  /// Whether bad lines are skipped and counted instead of stopping the build.
+  var skipsBadLines = false
+
+  init(corpusPath: String, outputDirectory: String, skipsBadLines: Bool = false) {
+    self.corpusPath = corpusPath
+    self.outputDirectory = outputDirectory
+    self.skipsBadLines = skipsBadLines
+  }
+
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    corpusPath = try reader.positional(named: "CORPUS.jsonl", purpose: "the corpus file to index")
+    try reader.rejectExtraPositionals()
+    outputDirectory = try reader.requiredPath(
+      "--out", purpose: "the directory to save the index in")
+    skipsBadLines = reader.parsed.contains("--skip-bad-lines")
+  }
+}
+
+/// `discover search "QUERY"` settings.
+struct SearchOptions: Equatable, Sendable {
+  /// The query as typed.
+  var query: String
+  /// The index directory.
+  var indexDirectory: String
+  /// The tab to search.
+  var tab: SearchTab = .top
+  /// Results per page.
+  var limit: Int = 10
+  /// The cursor of the previous page, if paging on.
+  var cursor: String?
+  /// Whether to write JSON.
+  var writesJSON = false
+
+  init(
+    query: String, indexDirectory: String, tab: SearchTab = .top, limit: Int = 10,
+    cursor: String? = nil, writesJSON: Bool = false
+  ) {
+    self.query = query
+    self.indexDirectory = indexDirectory
+    self.tab = tab
+    self.limit = limit
+    self.cursor = cursor
+    self.writesJSON = writesJSON
+  }
+
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    query = try reader.positional(
+      named: "QUERY", purpose: "the text to search for, or --queries FILE to run a query file")
+    try reader.rejectExtraPositionals(
+      hint:
+        "Put a query of several words in quotes: discover search \"dance challenge\" --index DIR.")
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+    tab = try reader.tab() ?? .top
+    limit = try reader.limit() ?? 10
+    if let token = reader.parsed.values["--cursor"] {
+      guard !token.isEmpty else {
+        throw CommandError.usage(
+          "--cursor needs the token printed after a previous page", command: "search")
+      }
+      cursor = token
+    }
+    writesJSON = reader.parsed.contains("--json")
+  }
+}
+
+/// `discover search --queries FILE` settings.
+struct BatchSearchOptions: Equatable, Sendable {
+  /// The query file (JSON Lines).
+  var queryFile: String
+  /// The index directory.
+  var indexDirectory: String
+  /// Whether to write JSON lines.
+  var writesJSON = false
+
+  init(queryFile: String, indexDirectory: String, writesJSON: Bool = false) {
+    self.queryFile = queryFile
+    self.indexDirectory = indexDirectory
+    self.writesJSON = writesJSON
+  }
+
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    if let query = reader.parsed.positionals.first {
+      throw CommandError.usage(
+        "give either a query or --queries FILE, not both (got the query \"\(query)\")",
+        command: "search")
+    }
+    for option in ["--tab", "--limit", "--cursor"] where reader.parsed.values[option] != nil {
+      throw CommandError.usage(
+        "\(option) applies to one search; with --queries each line gives its own tab and limit",
+        command: "search")
+    }
+    queryFile = try reader.requiredPath("--queries", purpose: "the query file")
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+    writesJSON = reader.parsed.contains("--json")
+  }
+}
+
+/// `discover suggest` settings.
+struct SuggestOptions: Equatable, Sendable {
+  /// The prefix to complete, or `nil` with a query file.
+  var prefix: String?
+  /// The query file, or `nil` with a prefix.
+  var queryFile: String?
+  /// The index directory.
+  var indexDirectory: String
+  /// Completions to return.
+  var limit: Int = 10
+  /// Whether to write JSON.
+  var writesJSON = false
+
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    queryFile = reader.parsed.values["--queries"]
+    if queryFile == nil {
+      prefix = try reader.positional(
+        named: "PREFIX", purpose: "the text to complete, or --queries FILE")
+      try reader.rejectExtraPositionals()
+    } else if reader.parsed.positionals.first != nil {
+      throw CommandError.usage(
+        "give either a prefix or --queries FILE, not both", command: "suggest")
+    }
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+    limit = try reader.limit() ?? 10
+    writesJSON = reader.parsed.contains("--json")
+  }
+}
+
+/// The lists `discover trending` can show.
+enum TrendingList: String, CaseIterable, Sendable {
+  case videos
+  case hashtags
+  case sounds
+  case searches
+}
+
+/// `discover trending` settings.
+struct TrendingOptions: Equatable, Sendable {
+  /// Which list to show.
+  var list: TrendingList
+  /// The index directory.
+  var indexDirectory: String
+  /// Whether to write JSON.
+  var writesJSON = false
+
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    let names = TrendingList.allCases.map(\.rawValue).joined(separator: ", ")
+    let name = try reader.positional(named: "LIST", purpose: "which list to show: \(names)")
+    guard let list = TrendingList(rawValue: name.lowercased()) else {
+      throw CommandError.usage(
+        "unknown trending list '\(name)'; choose one of: \(names)", command: "trending")
+    }
+    self.list = list
+    try reader.rejectExtraPositionals()
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+    writesJSON = reader.parsed.contains("--json")
+  }
+}
+
+/// Reads typed values out of ``ParsedArguments``, with usage errors that name the command.
+struct ArgumentReader {
+  /// The split command line.
+  var parsed: ParsedArguments
+  /// The subcommand, for error messages.
+  var command: String
+  private var nextPositional = 0
+
+  init(parsed: ParsedArguments, command: String) {
+    self.parsed = parsed
+    self.command = command
+  }
+
+  /// The next positional argument.
+  mutating func positional(named name: String, purpose: String) throws(CommandError) -> String {
+    guard nextPositional < parsed.positionals.count else {
+      throw CommandError.usage("missing \(name): \(purpose)", command: command)
+    }
+    defer { nextPositional += 1 }
+    return parsed.positionals[nextPositional]
+  }
+
+  /// Throws when positional arguments are left over.
+  func rejectExtraPositionals(hint: String? = nil) throws(CommandError) {
+    guard nextPositional < parsed.positionals.count else { return }
+    let extras = parsed.positionals[nextPositional...]
+    let extra = extras.map { "'\($0)'" }.joined(separator: " ")
+    var hints = hint.map { [$0] } ?? []
+    if extras.contains(where: { $0.hasPrefix("--") }) {
+      hints.append("Options go before --: every word after -- is taken as an argument.")
+    }
+    throw CommandError.usage(
+      "unexpected argument\(parsed.positionals.count - nextPositional == 1 ? "" : "s") \(extra)",
+      hints: hints, command: command)
+  }
+
+  /// The non-empty value of a required option holding a path.
+  func requiredPath(_ option: String, purpose: String) throws(CommandError) -> String {
+    guard let value = parsed.values[option] else {
+      throw CommandError.usage("missing \(option): \(purpose)", command: command)
+    }
+    guard !value.isEmpty else {
+      throw CommandError.usage("\(option) is empty; give \(purpose)", command: command)
+    }
+    return value
+  }
+
+  /// The `--tab` value, if given.
+  func tab() throws(CommandError) -> SearchTab? {
+    guard let name = parsed.values["--tab"] else { return nil }
+    guard let tab = SearchTab(rawValue: name.lowercased()) else {
+      var hints: [String] = []
+      if let guess = closestMatch(to: name, among: SearchTab.allCases.map(\.rawValue)) {
+        hints.append("Did you mean \(guess)?")
+      }
+      throw CommandError.usage(
+        "unknown tab '\(name)'; valid tabs: \(CommandSpec.validTabs)", hints: hints,
+        command: command)
+    }
+    return tab
+  }
+
+  /// The `--limit` value, if given, checked to be an integer from 1 to
+  /// ``DiscoverSearch/maximumSearchLimit``.
+  func limit() throws(CommandError) -> Int? {
+    guard let text = parsed.values["--limit"] else { return nil }
+    let range = 1...maximumSearchLimit
+    guard let limit = Int(text) else {
+      throw CommandError.usage(
+        "--limit must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
+        command: command)
+    }
+    guard range.contains(limit) else {
+      throw CommandError.usage(
+        "--limit must be from \(range.lowerBound) to \(range.upperBound), got \(limit)",
+        hints: limit > range.upperBound
+          ? ["To see more results, page on with the --cursor printed after each page."] : [],
+        command: command)
+    }
+    return limit
+  }
+}

@@ -1,0 +1,162 @@
+import DiscoverSearch
+import Foundation
+
+/// `discover search "QUERY" --index DIR`: one search, as text or JSON.
+struct SearchCommand {
+  /// The command's settings.
+  var options: SearchOptions
+
+  /// Opens the index, searches it and writes the page.
+  ///
+  /// - Throws: ``CommandError`` when the index is missing or damaged, or the cursor does not
+  ///   belong to this query and tab.
+  func run(console: Console) throws(CommandError) {
+    let index = try FileChecks.openIndex(at: options.indexDirectory)
+    let response: SearchResponse
+    do {
+      response = try index.search(
+        options.query, in: options.tab, limit: options.limit,
+        after: options.cursor.map(SearchCursor.init(token:)))
+    } catch let error as SearchError where error.code == .invalidQuery {
+      throw CommandError(
+        error,
+        hints: [
+          "--cursor takes the token printed after a page of the same query and tab; leave it out for the first page."
+        ])
+    } catch {
+      throw CommandError.failure(
+        "the search failed: \((error as? SearchError)?.message ?? "\(error)")")
+    }
+    if options.writesJSON {
+      var writer = JSONWriter(capacity: 1024)
+      response.writeJSON(query: options.query, to: &writer)
+      writer.newline()
+      console.output.write(writer.string)
+    } else {
+      console.output.write(
+        response.humanText(query: options.query, nextPageCommand: nextPageCommand))
+    }
+  }
+
+  /// The command line that prints the page after `cursor`.
+  func nextPageCommand(_ cursor: SearchCursor) -> String {
+    var words = ["discover", "search"]
+    // A query that starts with a dash would read as an option: it goes last, after `--`.
+    let query = TextFormatting.shellQuoted(options.query)
+    let queryGoesLast = options.query.hasPrefix("-")
+    if !queryGoesLast { words.append(query) }
+    words += ["--index", TextFormatting.shellQuoted(options.indexDirectory)]
+    if options.tab != .top { words += ["--tab", options.tab.rawValue] }
+    if options.limit != 10 { words += ["--limit", String(options.limit)] }
+    words += ["--cursor", TextFormatting.shellQuoted(cursor.token)]
+    if options.writesJSON { words.append("--json") }
+    if queryGoesLast { words += ["--", query] }
+    return words.joined(separator: " ")
+  }
+}
+
+/// `discover search --index DIR --queries FILE`: every search of a query file, as JSON lines
+/// (contract 4) or one summary line per query.
+struct BatchSearchCommand {
+  /// The command's settings.
+  var options: BatchSearchOptions
+
+  /// Reads the query file, opens the index and runs each search in file order.
+  ///
+  /// Each search is timed alone, in this process, around the library call only (not the
+  /// output), on the monotonic clock.
+  ///
+  /// - Throws: ``CommandError`` when the query file is missing or has a bad line, or the
+  ///   index is missing or damaged.
+  func run(console: Console) throws(CommandError) {
+    try FileChecks.requireFile(
+      options.queryFile, role: "query file",
+      hints: [
+        #"Give a JSON Lines file of queries, one such as {"kind":"search","q":"dance","tab":"top","limit":10} a line."#
+      ])
+    let queries: [QuerySpec]
+    do {
+      queries = try QueryFile.load(at: URL(fileURLWithPath: options.queryFile))
+    } catch let error as SearchError {
+      throw CommandError(error, hints: ["Fix the line: see discover help search for the format."])
+    } catch {
+      throw CommandError.failure("cannot read the query file \(options.queryFile): \(error)")
+    }
+    let index = try FileChecks.openIndex(at: options.indexDirectory)
+
+    let clock = ContinuousClock()
+    var writer = JSONWriter(capacity: 4096)
+    var latencies: [Int] = []
+    var suggestCount = 0
+    for (position, query) in queries.enumerated() {
+      guard query.kind == .search else {
+        suggestCount += 1
+        continue
+      }
+      guard (1...maximumSearchLimit).contains(query.limit) else {
+        throw CommandError.failure(
+          "query \(position + 1) of \(options.queryFile) asks for \(query.limit) results; the limit is 1 to \(maximumSearchLimit)"
+        )
+      }
+      let response: SearchResponse
+      let start = clock.now
+      do {
+        response = try index.search(query.text, in: query.tab, limit: query.limit)
+      } catch {
+        throw CommandError.failure(
+          "query \(position + 1) of \(options.queryFile) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")"
+        )
+      }
+      let microseconds = TextFormatting.microseconds(start.duration(to: clock.now))
+      latencies.append(microseconds)
+      if options.writesJSON {
+        writer.removeAll()
+        response.writeBatchJSON(query: query.text, microseconds: microseconds, to: &writer)
+        writer.newline()
+        console.output.write(writer.string)
+      } else {
+        console.output.writeLine(
+          Self.summaryLine(
+            number: position + 1, query: query, response: response, microseconds: microseconds))
+      }
+    }
+    if !options.writesJSON {
+      console.output.writeLine(Self.totalsLine(latencies))
+    }
+    if suggestCount > 0 {
+      console.note(
+        "skipped \(TextFormatting.grouped(suggestCount)) suggest quer\(suggestCount == 1 ? "y" : "ies") of \(options.queryFile): completions are not available in this build yet"
+      )
+    }
+  }
+
+  /// One query's summary: `  3. "dance" [videos] 1,204 hits, 10 shown, 42 µs; first: [video] Dance Tutorial`.
+  static func summaryLine(
+    number: Int, query: QuerySpec, response: SearchResponse, microseconds: Int
+  ) -> String {
+    var line =
+      "\(String(number).leftPadding(to: 4)). \"\(TextFormatting.singleLine(query.text))\" [\(query.tab.rawValue)] "
+    line +=
+      "\(TextFormatting.counted(response.totalHits, "hit")), "
+    line += "\(response.results.count) shown, \(TextFormatting.grouped(microseconds)) µs"
+    if let first = response.results.first {
+      line += "; first: [\(first.type.rawValue)] \(TextFormatting.singleLine(first.title))"
+    }
+    return line
+  }
+
+  /// The closing line: how many searches ran and their latency percentiles.
+  static func totalsLine(_ latencies: [Int]) -> String {
+    guard !latencies.isEmpty else { return "No searches in the query file." }
+    let sorted = latencies.sorted()
+    // Nearest-rank percentile, as the benchmark computes it.
+    func percentile(_ fraction: Double) -> Int {
+      let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+      return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+    let total = sorted.reduce(0, +)
+    return "\(TextFormatting.counted(sorted.count, "search", plural: "searches")) in "
+      + "\(TextFormatting.fixed(Double(total) / 1000, 1)) ms: p50 \(TextFormatting.grouped(percentile(0.5))) µs, "
+      + "p95 \(TextFormatting.grouped(percentile(0.95))) µs, max \(TextFormatting.grouped(sorted.last!)) µs"
+  }
+}

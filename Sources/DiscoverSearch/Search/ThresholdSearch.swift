@@ -1,0 +1,268 @@
+/// Top hits of an AND of frequent terms by the threshold algorithm (Fagin, Lotem and Naor,
+/// "Optimal aggregation algorithms for middleware", PODS 2001).
+///
+/// Frequent terms (those with a bitmap) keep their best postings sorted by impact, the
+/// pre-saturation BM25F weight `x`. The search reads those lists from the top ("sorted
+/// access"), taking next the list whose current entry weighs most; every new document is
+/// checked against the other terms' bitmaps and scored exactly by reading its frequencies
+/// through the bitmaps' rank directories ("random access"). The sum over terms of the
+/// current entries' scores bounds every document not yet seen, so the search stops as soon
+/// as the k-th best hit beats it: for "the a" it reads a few hundred postings instead of
+/// half a million. Block-max bounds cannot do this when each term's maximum comes from a
+/// different document.
+///
+/// Ties are exact: entries of equal impact are in document order, so an unseen document
+/// that could only tie the k-th hit comes after it and cannot displace it (see
+/// ``canStop(worst:bound:)``). When a truncated impact list runs out before the search can
+/// stop, it gives up (`nil`) and the caller scans instead.
+struct ThresholdSearch {
+  private struct Alternative {
+    var bitmap: UnsafePointer<UInt64>
+    var bitmapIndex: Int
+    var list: PostingListInfo
+    var documents: UnsafePointer<UInt32>
+    var impacts: UnsafePointer<Float>
+    var count: Int
+    /// Whether the impact list holds every posting (otherwise entries past the end may
+    /// have impacts up to the last one).
+    var isComplete: Bool
+    var position = 0
+    var idf: Float
+    var weight: Float
+  }
+
+  private let postings: TypePostings
+  private let scorer: BM25F
+  private let typeIndex: UInt8
+  private let fieldCount: Int
+  private var alternatives: [Alternative] = []
+  /// Alternatives of group `g` are `groupStarts[g]..<groupStarts[g + 1]`.
+  private var groupStarts: [Int] = [0]
+
+  /// Prepares the search, or returns `nil` when some alternative has no impact list or the
+  /// field weights differ from those the impacts were computed with.
+  init?(partition: TypePartition, scorer: BM25F, groups: [TermPlan]) {
+    let postings = partition.postings
+    guard scorer.weights == postings.impactWeights, !groups.isEmpty else { return nil }
+    self.postings = postings
+    self.scorer = scorer
+    typeIndex = UInt8(partition.type.index)
+    fieldCount = partition.fieldCount
+    for group in groups {
+      guard !group.alternatives.isEmpty else { return nil }
+      for alternative in group.alternatives {
+        let list = postings.lists[alternative.listIndex]
+        guard list.bitmap != UInt32.max else { return nil }
+        let bitmap = Int(list.bitmap)
+        let start = Int(postings.impactStarts[bitmap])
+        let end = Int(postings.impactStarts[bitmap + 1])
+        guard end > start else { return nil }
+        alternatives.append(
+          Alternative(
+            bitmap: postings.bitmaps.base + bitmap * postings.bitmapWordCount,
+            bitmapIndex: bitmap, list: list, documents: postings.impactDocuments.base + start,
+            impacts: postings.impactValues.base + start, count: end - start,
+            isComplete: end - start == Int(list.documentFrequency), idf: alternative.idf,
+            weight: alternative.weight))
+      }
+      groupStarts.append(alternatives.count)
+    }
+  }
+
+  /// The exact count (popcount of the AND of each group's OR of bitmaps) and the top hits,
+  /// or `nil` when the impact lists ran out first.
+  ///
+  /// - Complexity: O(N/64) for the count; the search reads at most the impact lists.
+  mutating func run(limit: Int, after: RankKey?) -> TypeHits? {
+    let count = countMatches()
+    guard limit > 0 else { return TypeHits(hits: [], count: count) }
+    var heap = TopHits(capacity: limit)
+    var seen = DocumentSet()
+    let groupCount = groupStarts.count - 1
+    let coverage = UInt8(clamping: groupCount)
+    while true {
+      // The bound on unseen documents, and the list to read next.
+      var bound: Float = 0
+      var next = -1
+      var nextWeight: Float = -1
+      var hasUnread = false
+      for group in 0..<groupCount {
+        var groupBound: Float = 0
+        for index in groupStarts[group]..<groupStarts[group + 1] {
+          let alternative = alternatives[index]
+          let weight = currentWeight(alternative)
+          groupBound = max(groupBound, weight)
+          if alternative.position < alternative.count {
+            hasUnread = true
+            if weight > nextWeight {
+              nextWeight = weight
+              next = index
+            }
+          }
+        }
+        bound += groupBound
+      }
+      if heap.isFull && canStop(worst: heap.worst, bound: bound) { break }
+      if !hasUnread {
+        // Every list is read. Complete lists have shown every matching document; a
+        // truncated one may hide more.
+        if alternatives.allSatisfy(\.isComplete) || isExhaustedGroupComplete() { break }
+        return nil
+      }
+      let document = alternatives[next].documents[alternatives[next].position]
+      alternatives[next].position += 1
+      guard seen.insert(document) else { continue }
+      if let score = score(document) {
+        let hit = Hit(score: score, document: document, coverage: coverage)
+        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+      }
+    }
+    return TypeHits(hits: heap.sorted(), count: count)
+  }
+
+  /// Whether some group's lists are all complete and read, so every match was seen.
+  private func isExhaustedGroupComplete() -> Bool {
+    for group in 0..<(groupStarts.count - 1) {
+      let range = groupStarts[group]..<groupStarts[group + 1]
+      if range.allSatisfy({ alternatives[$0].isComplete && alternatives[$0].position >= alternatives[$0].count }) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Whether no unseen document can displace `worst`: it scores at most `bound`, and when
+  /// that equals `worst`'s score, it comes after `worst` in document order. An unseen
+  /// document scoring exactly `bound` sits at the current impact level of every
+  /// single-alternative group's list, past its next entry, because equal impacts are in
+  /// document order.
+  private func canStop(worst: Hit, bound: Float) -> Bool {
+    if worst.score > bound { return true }
+    guard worst.score == bound else { return false }
+    for group in 0..<(groupStarts.count - 1) where groupStarts[group + 1] - groupStarts[group] == 1 {
+      let alternative = alternatives[groupStarts[group]]
+      if alternative.position < alternative.count
+        && alternative.documents[alternative.position] > worst.document
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// The score any unseen document can get from this alternative.
+  @inline(__always)
+  private func currentWeight(_ alternative: Alternative) -> Float {
+    let x: Float
+    if alternative.position < alternative.count {
+      x = alternative.impacts[alternative.position]
+    } else if alternative.isComplete {
+      return 0
+    } else {
+      x = alternative.impacts[alternative.count - 1]
+    }
+    return alternative.weight * (alternative.idf * scorer.saturate(x))
+  }
+
+  /// The exact score of `document`, or `nil` when it misses a group. Groups are summed in
+  /// the same order as the scanning search, so both give bit-identical scores.
+  private func score(_ document: UInt32) -> Float? {
+    var total: Float = 0
+    for group in 0..<(groupStarts.count - 1) {
+      var best: Float = 0
+      var isPresent = false
+      for index in groupStarts[group]..<groupStarts[group + 1] {
+        let alternative = alternatives[index]
+        guard alternative.bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0 else {
+          continue
+        }
+        isPresent = true
+        let x = weightedFrequency(of: document, in: alternative)
+        best = max(best, alternative.weight * (alternative.idf * scorer.saturate(x)))
+      }
+      guard isPresent else { return nil }
+      total += best
+    }
+    return total
+  }
+
+  /// Reads a document's frequencies in a list by rank: the posting's block and slot follow
+  /// from its index in the list, since every block but the last holds exactly 128.
+  @inline(__always)
+  private func weightedFrequency(of document: UInt32, in alternative: Alternative) -> Float {
+    let rank = postings.rank(of: document, inBitmap: alternative.bitmapIndex)
+    let block = rank >> 7
+    let slot = rank & (PostingBlock.capacity - 1)
+    let list = alternative.list
+    let offset =
+      list.blockCount > 1
+      ? Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) : Int(list.dataOffset)
+    let header = postings.bytes.base + offset
+    let count = Int(header[0]) + 1
+    var data = UnsafeRawPointer(header + 2 + fieldCount)
+      + BitPacking.byteCount(count: count, width: Int(header[1]))
+    var frequencies = SIMD4<UInt32>.zero
+    for field in 0..<fieldCount {
+      let width = Int(header[2 + field])
+      if width > 0 {
+        frequencies[field] = BitPacking.value(at: slot, from: data, width: width)
+        data += BitPacking.byteCount(count: count, width: width)
+      }
+    }
+    return BM25F.weightedFrequency(
+      frequencies: frequencies, normCodes: scorer.norms + Int(document) * fieldCount,
+      fieldCount: fieldCount, weights: scorer.weights,
+      inverseNormalization: scorer.inverseNormalization)
+  }
+
+  /// Documents matching every group: popcount of the AND over groups of the OR of their
+  /// alternatives' bitmaps.
+  private func countMatches() -> Int {
+    let words = postings.bitmapWordCount
+    let groupCount = groupStarts.count - 1
+    var total = 0
+    for word in 0..<words {
+      var bits = UInt64.max
+      for group in 0..<groupCount {
+        var any: UInt64 = 0
+        for index in groupStarts[group]..<groupStarts[group + 1] {
+          any |= alternatives[index].bitmap[word]
+        }
+        bits &= any
+      }
+      total &+= bits.nonzeroBitCount
+    }
+    return total
+  }
+}
+
+/// A small set of document ids (open addressing with linear probing), for the documents a
+/// threshold search has already scored.
+private struct DocumentSet {
+  private var slots = [UInt32](repeating: UInt32.max, count: 256)
+  private var count = 0
+
+  /// Inserts `document`; returns `false` when it was already there.
+  mutating func insert(_ document: UInt32) -> Bool {
+    if count * 2 >= slots.count { grow() }
+    let mask = slots.count - 1
+    var slot = Int(document &* 0x9E37_79B1) & mask
+    while true {
+      let value = slots[slot]
+      if value == document { return false }
+      if value == UInt32.max {
+        slots[slot] = document
+        count += 1
+        return true
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = [UInt32](repeating: UInt32.max, count: old.count * 2)
+    count = 0
+    for value in old where value != UInt32.max { _ = insert(value) }
+  }
+}
