@@ -21,11 +21,13 @@ struct BenchmarkOptions {
   var verifies = true
   /// How many of the slowest queries to list after the run.
   var slowestCount = 0
+  /// Whether to print what each part of the index holds in memory.
+  var showsMemory = false
 
   static let usage = """
     usage: discover-bench [--corpus FILE | --docs N [--seed S]] [--queries FILE]
                           [--write-corpus FILE] [--write-queries FILE] [--json FILE]
-                          [--query-count N] [--passes N] [--no-verify] [--slowest N]
+                          [--query-count N] [--passes N] [--no-verify] [--slowest N] [--memory]
 
     With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
     its generated query mix, printing a table.
@@ -39,6 +41,7 @@ struct BenchmarkOptions {
       --passes N            timed passes over the queries (default 3; medians are kept)
       --no-verify           skip checking every answer against the reference counts
       --slowest N           list the N slowest queries with their median latency
+      --memory              print what each part of the index holds in memory
     """
 
   /// Parses the arguments.
@@ -57,7 +60,8 @@ struct BenchmarkOptions {
     func integer(_ flag: String, minimum: Int) throws -> Int {
       let text = try value(flag)
       guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number >= minimum else {
-        throw SearchError(.invalidArgument, "\(flag) takes a whole number of at least \(minimum), not \"\(text)\"")
+        throw SearchError(
+          .invalidArgument, "\(flag) takes a whole number of at least \(minimum), not \"\(text)\"")
       }
       return number
     }
@@ -70,7 +74,8 @@ struct BenchmarkOptions {
       case "--seed":
         let text = try value(flag)
         guard let seed = UInt64(text) else {
-          throw SearchError(.invalidArgument, "--seed takes a non-negative whole number, not \"\(text)\"")
+          throw SearchError(
+            .invalidArgument, "--seed takes a non-negative whole number, not \"\(text)\"")
         }
         options.seed = seed
       case "--write-corpus": options.writeCorpus = URL(fileURLWithPath: try value(flag))
@@ -80,6 +85,7 @@ struct BenchmarkOptions {
       case "--passes": options.passes = try integer(flag, minimum: 1)
       case "--no-verify": options.verifies = false
       case "--slowest": options.slowestCount = try integer(flag, minimum: 1)
+      case "--memory": options.showsMemory = true
       case "--help", "-h":
         print(usage)
         exit(0)

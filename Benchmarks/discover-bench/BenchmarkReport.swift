@@ -16,7 +16,9 @@ struct BenchmarkReport {
   var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
 
   var table: String {
-    func number(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+    func number(_ value: Double, _ digits: Int = 1) -> String {
+      String(format: "%.\(digits)f", value)
+    }
     let megabytes = { (bytes: Int) in number(Double(bytes) / 1_048_576) + " MB" }
     return """
 

@@ -23,7 +23,9 @@ enum Measurement {
 
   /// The process's peak resident set size (VmHWM), in bytes, or 0 where unknown.
   static func peakResidentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return 0
+    }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
       let digits = line.filter(\.isNumber)
       return (Int(digits) ?? 0) * 1024

@@ -31,7 +31,8 @@ struct SearchWorkload {
     for pass in 0..<passes {
       for (number, query) in queries.enumerated() {
         let start = Measurement.now()
-        let response = try index.search(query.text, in: query.tab, limit: query.limit, ranking: ranking)
+        let response = try index.search(
+          query.text, in: query.tab, limit: query.limit, ranking: ranking)
         let elapsed = Measurement.now() - start
         samples[number].append(Double(elapsed) / 1_000)
         if pass == 0 { responses.append(response) }
@@ -58,25 +59,32 @@ struct SearchWorkload {
     var failures: [String] = []
     let label = "query \"\(query.text)\" (\(query.tab.rawValue))"
     if let reference = index.referenceCounts(for: query.text) {
-      if reference.facets != response.facets || reference.matchedAllTerms != response.matchedAllTerms {
+      if reference.facets != response.facets
+        || reference.matchedAllTerms != response.matchedAllTerms
+      {
         failures.append(
-          "\(label): counts \(response.facets) (all terms: \(response.matchedAllTerms)), reference \(reference.facets) (all terms: \(reference.matchedAllTerms))")
+          "\(label): counts \(response.facets) (all terms: \(response.matchedAllTerms)), reference \(reference.facets) (all terms: \(reference.matchedAllTerms))"
+        )
       }
     }
     if response.totalHits != response.facets.total(for: query.tab) {
       failures.append("\(label): totalHits \(response.totalHits) is not the tab's facet sum")
     }
     if response.results.count != min(query.limit, response.totalHits) {
-      failures.append("\(label): \(response.results.count) results for \(response.totalHits) hits and limit \(query.limit)")
+      failures.append(
+        "\(label): \(response.results.count) results for \(response.totalHits) hits and limit \(query.limit)"
+      )
     }
     if response.matchedAllTerms {
-      for (earlier, later) in zip(response.results, response.results.dropFirst()) where later.score > earlier.score {
+      for (earlier, later) in zip(response.results, response.results.dropFirst())
+      where later.score > earlier.score {
         failures.append("\(label): results out of order (\(earlier.score) before \(later.score))")
         break
       }
     }
     if let cursor = response.nextCursor,
-      let next = try? index.search(query.text, in: query.tab, limit: query.limit, after: cursor, ranking: ranking)
+      let next = try? index.search(
+        query.text, in: query.tab, limit: query.limit, after: cursor, ranking: ranking)
     {
       let shown = Set(response.results.map { "\($0.type.rawValue)/\($0.id)" })
       if next.results.contains(where: { shown.contains("\($0.type.rawValue)/\($0.id)") }) {

@@ -1,4 +1,4 @@
-import DiscoverSearch
+@_spi(Benchmarking) import DiscoverSearch
 import Foundation
 import SyntheticCorpus
 
@@ -49,22 +49,37 @@ func runBenchmark() throws -> Bool {
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
   if skippedSuggest > 0 {
-    print("suggest queries in the query file: \(skippedSuggest) (not run: completions are not built yet)")
+    print(
+      "suggest queries in the query file: \(skippedSuggest) (not run: completions are not built yet)"
+    )
   }
   if options.verifies {
     print(
       "checked: \(search.checkedQueries) of \(searchQueries.count) queries against the reference counts, "
         + "\(search.emptyQueries) found nothing, \(search.failures.count) failures")
   }
+  if options.showsMemory {
+    print("index memory by part:")
+    for (part, bytes) in index.memoryBreakdown {
+      print(
+        String(
+          format: "  %-34@ %8.1f MB  %6.1f bytes/doc", part as NSString, Double(bytes) / 1_048_576,
+          Double(bytes) / Double(max(indexing.documentCount, 1))))
+    }
+  }
   if options.slowestCount > 0 {
     print("slowest queries (median µs):")
     let order = search.medians.indices.sorted { search.medians[$0] > search.medians[$1] }
     // The slowest, then a sample around the median.
     let middle = order.count / 2
-    let around = order[max(0, middle - options.slowestCount / 2)..<min(order.count, middle + options.slowestCount / 2)]
+    let around = order[
+      max(
+        0, middle - options.slowestCount / 2)..<min(order.count, middle + options.slowestCount / 2)]
     for number in Array(order.prefix(options.slowestCount)) + Array(around) {
       let query = searchQueries[number]
-      print(String(format: "  %9.1f  ", search.medians[number]) + "\(query.tab.rawValue)  \(query.text)")
+      print(
+        String(format: "  %9.1f  ", search.medians[number]) + "\(query.tab.rawValue)  \(query.text)"
+      )
     }
   }
   if let url = options.json {
@@ -82,7 +97,8 @@ func runBenchmark() throws -> Bool {
 
 do {
   if try !runBenchmark() {
-    FileHandle.standardError.write(Data("discover-bench: answers failed their checks; the timings above are not valid\n".utf8))
+    FileHandle.standardError.write(
+      Data("discover-bench: answers failed their checks; the timings above are not valid\n".utf8))
     exit(1)
   }
 } catch let error as SearchError {

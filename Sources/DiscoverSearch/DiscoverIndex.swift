@@ -36,7 +36,8 @@ public final class DiscoverIndex: Sendable {
   ///   added (empty or duplicate id, negative count).
   /// - Complexity: O(n) in the total length of the documents' text.
   public static func build(
-    from documents: some Sequence<Document>, configuration: IndexConfiguration = IndexConfiguration()
+    from documents: some Sequence<Document>,
+    configuration: IndexConfiguration = IndexConfiguration()
   ) throws -> DiscoverIndex {
     var writer = IndexWriter(configuration: configuration)
     for document in documents { try writer.add(document) }

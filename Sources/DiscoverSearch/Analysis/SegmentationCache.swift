@@ -19,7 +19,9 @@ struct SegmentationCache {
   /// Writes the word boundaries of `run` (start, end pairs of byte offsets) into `output`.
   ///
   /// - Complexity: O(n) in the run's length; ICU's segmentation only on a miss.
-  mutating func segment(_ run: UnsafeBufferPointer<UInt8>, into output: inout UnsafeGrowableBuffer<Int32>) {
+  mutating func segment(
+    _ run: UnsafeBufferPointer<UInt8>, into output: inout UnsafeGrowableBuffer<Int32>
+  ) {
     output.removeAll()
     let key = UnsafeRawBufferPointer(run)
     let isCacheable = run.count <= SegmentationCache.maximumRunBytes

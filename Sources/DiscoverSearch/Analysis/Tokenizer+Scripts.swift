@@ -73,7 +73,9 @@ extension Tokenizer {
     for first in 0..<(characterCount - 1) {
       let outputStart = stream.bytes.count
       appendScratch(runOffsets[first]..<runOffsets[first + 2], to: stream)
-      emit(.cjBigram, from: outputStart, source: source(first, first + 2), position: position &+ UInt32(first), into: stream)
+      emit(
+        .cjBigram, from: outputStart, source: source(first, first + 2),
+        position: position &+ UInt32(first), into: stream)
     }
     if mode == .document && addsDictionaryWords {
       let base = position
@@ -89,7 +91,9 @@ extension Tokenizer {
         guard length != 2, length > 0 else { continue }
         let outputStart = stream.bytes.count
         appendScratch(wordStart..<wordEnd, to: stream)
-        emit(.cjWord, from: outputStart, source: source(first, last), position: base &+ UInt32(first), into: stream)
+        emit(
+          .cjWord, from: outputStart, source: source(first, last), position: base &+ UInt32(first),
+          into: stream)
       }
     }
     position &+= UInt32(characterCount)
@@ -97,7 +101,8 @@ extension Tokenizer {
   }
 
   private func appendScratch(_ range: Range<Int>, to stream: TokenStream) {
-    stream.bytes.append(contentsOf: UnsafeBufferPointer(start: space.run.base + range.lowerBound, count: range.count))
+    stream.bytes.append(
+      contentsOf: UnsafeBufferPointer(start: space.run.base + range.lowerBound, count: range.count))
   }
 
   static func lowerBound(of value: Int, in sorted: UnsafeGrowableBuffer<Int>) -> Int {
@@ -124,7 +129,8 @@ extension Tokenizer {
       guard flags.contains(.dictionaryScript) || flags.contains(.mark) else { break }
       index += width
     }
-    segmentations.segment(UnsafeBufferPointer(rebasing: text[start..<index]), into: &space.wordBounds)
+    segmentations.segment(
+      UnsafeBufferPointer(rebasing: text[start..<index]), into: &space.wordBounds)
     let wordBounds = space.wordBounds
     for pair in stride(from: 0, to: wordBounds.count, by: 2) {
       let word = (start + Int(wordBounds[pair]))..<(start + Int(wordBounds[pair + 1]))

@@ -173,7 +173,8 @@ extension Tokenizer {
       }
       position &+= UInt32(parts.count)
     } else if let part = parts.first {
-      emitCopy(.tagWord, of: part.start..<part.end, source: source, position: position, into: stream)
+      emitCopy(
+        .tagWord, of: part.start..<part.end, source: source, position: position, into: stream)
       position &+= 1
     } else {
       position &+= 1

@@ -80,7 +80,9 @@ struct Tokenizer {
           let bodyStart = Optional(index + 1), startsTagBody(text, at: bodyStart)
         {
           let kind: TokenKind = byte == UInt8(ascii: "#") ? .hashtag : .mention
-          index = scanTag(text, marker: index, bodyStart: bodyStart, kind: kind, into: stream, position: &position)
+          index = scanTag(
+            text, marker: index, bodyStart: bodyStart, kind: kind, into: stream, position: &position
+          )
           previousIsWord = true
           continue
         }
@@ -112,7 +114,9 @@ struct Tokenizer {
       {
         // Full-width ＃ and ＠, as typed on Japanese and Chinese keyboards.
         let kind: TokenKind = codePoint == 0xFF03 ? .hashtag : .mention
-        index = scanTag(text, marker: index, bodyStart: index + width, kind: kind, into: stream, position: &position)
+        index = scanTag(
+          text, marker: index, bodyStart: index + width, kind: kind, into: stream,
+          position: &position)
         previousIsWord = true
       } else {
         index += width

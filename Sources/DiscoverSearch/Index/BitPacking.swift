@@ -82,7 +82,8 @@ enum BitPacking {
     if width == 0 { return 0 }
     let bit = index &* width
     let word = source.loadUnaligned(fromByteOffset: bit >> 3, as: UInt64.self)
-    return UInt32(truncatingIfNeeded: (word >> UInt64(bit & 7)) & ((UInt64(1) << UInt64(width)) &- 1))
+    return UInt32(
+      truncatingIfNeeded: (word >> UInt64(bit & 7)) & ((UInt64(1) << UInt64(width)) &- 1))
   }
 }
 

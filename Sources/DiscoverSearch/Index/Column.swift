@@ -95,7 +95,8 @@ struct StringColumn: Sendable {
   func string(at index: Int) -> String {
     let start = Int(offsets[index])
     let end = Int(offsets[index + 1])
-    return String(decoding: UnsafeBufferPointer(start: bytes.base + start, count: end - start), as: UTF8.self)
+    return String(
+      decoding: UnsafeBufferPointer(start: bytes.base + start, count: end - start), as: UTF8.self)
   }
 
   /// The UTF-8 bytes of string `index`.
@@ -139,7 +140,8 @@ struct URLColumn: Sendable {
   var templateIndexes: Column<UInt16>
   /// Prefix and suffix around the id, per template, as strings `2t` and `2t + 1`.
   var templates: StringColumn
-  /// Whole URLs for documents whose template index is `literal` (empty strings otherwise).
+  /// The documents whose template index is `literal`, ascending, and their whole URLs.
+  var literalDocuments: Column<UInt32>
   var literals: StringColumn
 
   static let none: UInt16 = 0xFFFF
@@ -152,13 +154,26 @@ struct URLColumn: Sendable {
     let template = templateIndexes[index]
     switch template {
     case URLColumn.none: return nil
-    case URLColumn.literal: return literals.string(at: index)
+    case URLColumn.literal:
+      // Binary search: literal URLs are the exception.
+      var low = 0
+      var high = literalDocuments.count
+      while low < high {
+        let middle = (low + high) / 2
+        if Int(literalDocuments[middle]) < index { low = middle + 1 } else { high = middle }
+      }
+      return low < literalDocuments.count && Int(literalDocuments[low]) == index
+        ? literals.string(at: low) : nil
     default:
-      return templates.string(at: Int(template) * 2) + id + templates.string(at: Int(template) * 2 + 1)
+      return templates.string(at: Int(template) * 2) + id
+        + templates.string(at: Int(template) * 2 + 1)
     }
   }
 
-  var byteCount: Int { templateIndexes.byteCount + templates.byteCount + literals.byteCount }
+  var byteCount: Int {
+    templateIndexes.byteCount + templates.byteCount + literalDocuments.byteCount
+      + literals.byteCount
+  }
 }
 
 /// Builds a ``URLColumn``.
@@ -166,6 +181,7 @@ struct URLColumnBuilder: Sendable {
   private var templateIndexes: [UInt16] = []
   /// Each template as `prefix, 0, suffix`; its id is its template number.
   private var templateKeys = ByteStringTable(capacity: 16)
+  private var literalDocuments: [UInt32] = []
   private var literals = StringColumnBuilder()
   private var key: [UInt8] = []
 
@@ -175,7 +191,6 @@ struct URLColumnBuilder: Sendable {
   mutating func append(_ url: String?, id: String) {
     guard var url else {
       templateIndexes.append(URLColumn.none)
-      literals.append(nil)
       return
     }
     var id = id
@@ -196,14 +211,15 @@ struct URLColumnBuilder: Sendable {
     }
     if isTemplated {
       let found = key.withUnsafeBytes { templateKeys.find($0) }
-      if let number = found ?? (templateKeys.count < URLColumn.maximumTemplates
-        ? key.withUnsafeBytes { templateKeys.intern($0).id } : nil)
+      if let number = found
+        ?? (templateKeys.count < URLColumn.maximumTemplates
+          ? key.withUnsafeBytes { templateKeys.intern($0).id } : nil)
       {
         templateIndexes.append(UInt16(number))
-        literals.append(nil)
         return
       }
     }
+    literalDocuments.append(UInt32(templateIndexes.count))
     templateIndexes.append(URLColumn.literal)
     literals.append(url)
   }
@@ -216,7 +232,8 @@ struct URLColumnBuilder: Sendable {
     var start = haystack.count - needle.count
     while start >= 0 {
       if haystack[start] == needle[0]
-        && UnsafeBufferPointer(rebasing: haystack[start..<(start + needle.count)]).elementsEqual(needle)
+        && UnsafeBufferPointer(rebasing: haystack[start..<(start + needle.count)]).elementsEqual(
+          needle)
       {
         return start
       }
@@ -236,6 +253,6 @@ struct URLColumnBuilder: Sendable {
     }
     return URLColumn(
       templateIndexes: Column(templateIndexes), templates: templates.build(),
-      literals: literals.build())
+      literalDocuments: Column(literalDocuments), literals: literals.build())
   }
 }

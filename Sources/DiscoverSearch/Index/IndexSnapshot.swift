@@ -48,10 +48,10 @@ final class TypePartition: Sendable {
 
 /// Per-video values.
 struct VideoColumns: Sendable {
-  let viewCounts: Column<Int>
-  let likeCounts: Column<Int>
-  /// Seconds since 1970, or `Int64.min` when unknown.
-  let createdAt: Column<Int64>
+  let viewCounts: IntegerColumn
+  let likeCounts: IntegerColumn
+  /// Seconds since 1970, `nil` when unknown.
+  let createdAt: DateColumn
   /// The creator's user ``DocID``, or `UInt32.max` when there is none or it is unknown.
   let creators: Column<UInt32>
   /// The sound's ``DocID``, or `UInt32.max`.
@@ -76,9 +76,9 @@ struct UnresolvedReference: Sendable, Hashable {
 
 /// Per-user values.
 struct UserColumns: Sendable {
-  let followerCounts: Column<Int>
+  let followerCounts: IntegerColumn
   /// How many videos in the index this user created.
-  let videoCounts: Column<UInt32>
+  let videoCounts: IntegerColumn
   let isVerified: Column<UInt8>
   let displayNames: StringColumn
 
@@ -90,15 +90,15 @@ struct UserColumns: Sendable {
 
 /// Per-hashtag values.
 struct HashtagColumns: Sendable {
-  let viewCounts: Column<Int>
-  let videoCounts: Column<Int>
+  let viewCounts: IntegerColumn
+  let videoCounts: IntegerColumn
 
   var byteCount: Int { viewCounts.byteCount + videoCounts.byteCount }
 }
 
 /// Per-sound values.
 struct SoundColumns: Sendable {
-  let videoCounts: Column<Int>
+  let videoCounts: IntegerColumn
   let artists: StringColumn
 
   var byteCount: Int { videoCounts.byteCount + artists.byteCount }
@@ -119,14 +119,13 @@ final class IndexSnapshot: Sendable {
   let users: UserColumns
   let hashtags: HashtagColumns
   let sounds: SoundColumns
-  /// Every document id, mapped to its location (type in the top 2 bits, ``DocID`` below).
-  let documentIDs: ByteStringTable
-  let documentLocations: Column<UInt32>
+  /// Finds documents by id.
+  let documentIndex: DocumentIDIndex
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
     videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns,
-    documentIDs: ByteStringTable, documentLocations: Column<UInt32>
+    documentIndex: DocumentIDIndex
   ) {
     self.configuration = configuration
     self.terms = terms
@@ -135,8 +134,7 @@ final class IndexSnapshot: Sendable {
     self.users = users
     self.hashtags = hashtags
     self.sounds = sounds
-    self.documentIDs = documentIDs
-    self.documentLocations = documentLocations
+    self.documentIndex = documentIndex
   }
 
   /// An index with no documents.
@@ -155,17 +153,12 @@ final class IndexSnapshot: Sendable {
   /// The bytes the index holds in memory: postings, dictionary, columns, stored text.
   var memoryBytes: Int {
     partitions.reduce(0) { $0 + $1.byteCount } + terms.memoryBytes + videos.byteCount
-      + users.byteCount + hashtags.byteCount + sounds.byteCount + documentIDs.memoryBytes
-      + documentLocations.byteCount
+      + users.byteCount + hashtags.byteCount + sounds.byteCount + documentIndex.byteCount
   }
 
   /// Where the document with `id` is.
   func location(ofID id: String) -> (type: SearchResultType, document: DocID)? {
     var id = id
-    guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
-      return nil
-    }
-    let packed = documentLocations[Int(entry)]
-    return (SearchResultType.allCases[Int(packed >> 30)], DocID(packed & ((1 << 30) - 1)))
+    return id.withUTF8 { documentIndex.location(of: $0, in: partitions) }
   }
 }

@@ -43,18 +43,21 @@ extension IndexWriter {
     }
 
     let videos = VideoColumns(
-      viewCounts: Column(videoViews), likeCounts: Column(videoLikes),
-      createdAt: Column(videoCreatedAt), creators: Column(creators), sounds: Column(sounds),
+      viewCounts: IntegerColumn(videoViews), likeCounts: IntegerColumn(videoLikes),
+      createdAt: DateColumn(videoCreatedAt), creators: Column(creators), sounds: Column(sounds),
       thumbnails: videoThumbnails.build(), unresolvedReferences: unresolved)
     let users = UserColumns(
-      followerCounts: Column(userFollowers), videoCounts: Column(userVideoCounts),
+      followerCounts: IntegerColumn(userFollowers),
+      videoCounts: IntegerColumn(userVideoCounts.map { Int($0) }),
       isVerified: Column(userVerified), displayNames: userDisplayNames.build())
-    let hashtags = HashtagColumns(viewCounts: Column(hashtagViews), videoCounts: Column(hashtagVideos))
-    let soundColumns = SoundColumns(videoCounts: Column(soundVideos), artists: soundArtists.build())
+    let hashtags = HashtagColumns(
+      viewCounts: IntegerColumn(hashtagViews), videoCounts: IntegerColumn(hashtagVideos))
+    let soundColumns = SoundColumns(
+      videoCounts: IntegerColumn(soundVideos), artists: soundArtists.build())
     return IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
-      users: users, hashtags: hashtags, sounds: soundColumns, documentIDs: documentIDs,
-      documentLocations: Column(documentLocations))
+      users: users, hashtags: hashtags, sounds: soundColumns,
+      documentIndex: DocumentIDIndex(partitions: partitions))
   }
 
   /// The document of `type` with `id`, if there is one.
@@ -174,7 +177,8 @@ extension IndexWriter {
     }
     let fields = SearchField.fields(of: builder.type)
     let inverseNormalization = (0..<fieldCount).map {
-      FieldLength.inverseNormalization(b: configuration.b(for: fields[$0]), averageLength: averages[$0])
+      FieldLength.inverseNormalization(
+        b: configuration.b(for: fields[$0]), averageLength: averages[$0])
     }
 
     // Counting sort by term: each term's main entries, then its extras, both in document order.
@@ -268,7 +272,8 @@ extension IndexWriter {
         }
         let count = IndexWriter.sortAndDeduplicate(occurrences.base, count: occurrences.count)
         encoder.addPosting(
-          document: document, fieldPositions: UnsafeBufferPointer(start: occurrences.base, count: count))
+          document: document,
+          fieldPositions: UnsafeBufferPointer(start: occurrences.base, count: count))
       }
       encoder.endList(term: UInt32(term))
     }
@@ -283,7 +288,8 @@ extension IndexWriter {
 
   /// Sorts a document's occurrences of a term (field, then position) in place and drops
   /// repeats; returns how many remain.
-  private static func sortAndDeduplicate(_ values: UnsafeMutablePointer<UInt32>, count: Int) -> Int {
+  private static func sortAndDeduplicate(_ values: UnsafeMutablePointer<UInt32>, count: Int) -> Int
+  {
     if count <= 32 {
       // Almost always already sorted or nearly: insertion sort.
       var index = 1

@@ -30,7 +30,7 @@ public struct IndexWriter {
   // Video values.
   var videoViews: [Int] = []
   var videoLikes: [Int] = []
-  var videoCreatedAt: [Int64] = []
+  var videoCreatedAt: [Int64?] = []
   var videoCreatorIDs: [String?] = []
   var videoSoundIDs: [String?] = []
   var videoThumbnails = URLColumnBuilder()
@@ -76,7 +76,17 @@ public struct IndexWriter {
 
   /// Adds a video; see ``add(_:)-(Document)``.
   public mutating func add(_ video: Video) throws {
-    try Self.checkCounts(video.id, [("viewCount", video.viewCount), ("likeCount", video.likeCount)])
+    try Self.checkCounts(
+      video.id, [("viewCount", video.viewCount), ("likeCount", video.likeCount)])
+    if let date = video.createdAt {
+      // Dates beyond about ±30 million years are typing mistakes, and would not fit the
+      // index's 64-bit seconds.
+      let seconds = date.timeIntervalSince1970
+      guard seconds.isFinite, abs(seconds) < 1e15 else {
+        throw SearchError(
+          .invalidDocument, "document \"\(video.id)\": createdAt \(date) is out of range")
+      }
+    }
     let document = try register(video.id, type: .video)
     let builder = SearchResultType.video.index
     index(video.title, field: 0, document: document, builder: builder)
@@ -93,7 +103,7 @@ public struct IndexWriter {
     builders[builder].titles.append(video.title)
     videoViews.append(video.viewCount)
     videoLikes.append(video.likeCount)
-    videoCreatedAt.append(video.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Int64.min)
+    videoCreatedAt.append(video.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) })
     videoCreatorIDs.append(video.creator)
     videoSoundIDs.append(video.sound)
     videoThumbnails.append(video.thumbnailURL, id: video.id)
@@ -188,11 +198,13 @@ public struct IndexWriter {
   /// Gives a new document its ``DocID`` within its type.
   private mutating func register(_ id: String, type: SearchResultType) throws -> UInt32 {
     guard !id.isEmpty else {
-      throw SearchError(.invalidDocument, "a \(type.rawValue) has an empty id; every document needs a unique, non-empty id")
+      throw SearchError(
+        .invalidDocument,
+        "a \(type.rawValue) has an empty id; every document needs a unique, non-empty id")
     }
     let document = UInt32(builders[type.index].documentCount)
-    guard document < 1 << 30 else {
-      throw SearchError(.invalidArgument, "an index holds at most 2^30 documents of one type")
+    guard document < (1 << 30) - 1 else {
+      throw SearchError(.invalidArgument, "an index holds fewer than 2^30 documents of one type")
     }
     var id = id
     let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
@@ -200,7 +212,8 @@ public struct IndexWriter {
       let existing = SearchResultType.allCases[Int(documentLocations[Int(entry)] >> 30)]
       throw SearchError(
         .invalidDocument,
-        "duplicate id \"\(id)\" (already used by a \(existing.rawValue)); ids must be unique across all types")
+        "duplicate id \"\(id)\" (already used by a \(existing.rawValue)); ids must be unique across all types"
+      )
     }
     documentLocations.append(UInt32(type.index) << 30 | document)
     builders[type.index].documentCount += 1

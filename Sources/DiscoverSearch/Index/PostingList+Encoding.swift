@@ -51,14 +51,15 @@ struct PostingsEncoder {
   private var termLists: UnsafeMutablePointer<UInt32>
   private let termCount: Int
   private var lists = UnsafeGrowableBuffer<PostingListInfo>(capacity: 1 << 12)
-  private var listFieldMaxima = UnsafeGrowableBuffer<Float>(capacity: 1 << 14)
+  private var listFieldMaxima = UnsafeGrowableBuffer<Float16>(capacity: 1 << 14)
   private var blockLastDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
   private var blockDataOffsets = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
   private var blockPositionOffsets = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
-  private var blockFieldMaxima = UnsafeGrowableBuffer<Float>(capacity: 1 << 14)
+  private var blockFieldMaxima = UnsafeGrowableBuffer<Float16>(capacity: 1 << 14)
   private var bytes = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 16)
   private var positions = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 16)
   private var bitmaps = UnsafeGrowableBuffer<UInt64>(capacity: 1 << 10)
+  private var bitmapLists = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var rankDirectory = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 10)
   private var impactStarts = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var impactDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
@@ -70,7 +71,7 @@ struct PostingsEncoder {
   private var listBlockLasts = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var listBlockData = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var listBlockPositions = UnsafeGrowableBuffer<UInt32>(capacity: 64)
-  private var listBlockMaxima = UnsafeGrowableBuffer<Float>(capacity: 256)
+  private var listBlockMaxima = UnsafeGrowableBuffer<Float16>(capacity: 256)
   private var previousBlockLast: Int64 = -1
   // The block being filled: documents, then frequencies field-major (field * capacity + slot).
   private let blockDocuments: UnsafeMutablePointer<UInt32>
@@ -90,7 +91,9 @@ struct PostingsEncoder {
     self.norms = norms
     self.inverseNormalization = .allocate(capacity: fieldCount * 256)
     for field in 0..<fieldCount {
-      for code in 0..<256 { self.inverseNormalization[field * 256 + code] = inverseNormalization[field][code] }
+      for code in 0..<256 {
+        self.inverseNormalization[field * 256 + code] = inverseNormalization[field][code]
+      }
     }
     termLists = .allocate(capacity: max(termCount, 1))
     termLists.update(repeating: UInt32.max, count: max(termCount, 1))
@@ -136,7 +139,9 @@ struct PostingsEncoder {
       previousPosition = position
     }
     var frequencies = SIMD4<UInt32>.zero
-    for field in 0..<fieldCount { frequencies[field] = blockFrequencies[field &* PostingBlock.capacity &+ slot] }
+    for field in 0..<fieldCount {
+      frequencies[field] = blockFrequencies[field &* PostingBlock.capacity &+ slot]
+    }
     listImpacts.append(
       BM25F.weightedFrequency(
         frequencies: frequencies, normCodes: norms + Int(document) &* fieldCount,
@@ -155,7 +160,8 @@ struct PostingsEncoder {
       for field in 0..<fieldCount {
         let frequency = blockFrequencies[field &* PostingBlock.capacity &+ index]
         if frequency > 0 {
-          let value = Float(frequency) * inverseNormalization[field &* 256 &+ Int(norms[normBase &+ field])]
+          let value =
+            Float(frequency) * inverseNormalization[field &* 256 &+ Int(norms[normBase &+ field])]
           maxima[field] = max(maxima[field], value)
         }
       }
@@ -187,9 +193,10 @@ struct PostingsEncoder {
         blockFrequencies + field &* PostingBlock.capacity, count: blockCount,
         width: Int(widths[field]), into: &bytes)
     }
-    // Round bounds up a hair so float evaluation order can never make a score exceed them.
+    // Round bounds up (a hair beyond, then to half precision) so that no evaluation order
+    // can make a score exceed them.
     for field in 0..<fieldCount {
-      listBlockMaxima.append(maxima[field] == 0 ? 0 : maxima[field].nextUp)
+      listBlockMaxima.append(maxima[field] == 0 ? 0 : Float16(roundingUp: maxima[field].nextUp))
     }
     listBlockLasts.append(last)
     listBlockData.append(dataOffset)
@@ -204,12 +211,11 @@ struct PostingsEncoder {
     flushBlock()
     let blockCount = listBlockLasts.count
     guard blockCount > 0 else { return }
-    var bitmap = UInt32.max
     if documentCount >= PostingsEncoder.bitmapMinimumDocuments
       && listDocuments.count * PostingsEncoder.bitmapDensity >= documentCount
     {
       let words = (documentCount + 63) >> 6
-      bitmap = UInt32(bitmaps.count / words)
+      bitmapLists.append(UInt32(lists.count))
       let base = bitmaps.count
       bitmaps.append(repeating: 0, count: words)
       for document in listDocuments.buffer {
@@ -220,8 +226,7 @@ struct PostingsEncoder {
     }
     var info = PostingListInfo(
       documentFrequency: UInt32(listDocuments.count), firstBlock: 0,
-      blockCount: UInt32(blockCount), dataOffset: listBlockData[0],
-      positionOffset: listBlockPositions[0], bitmap: bitmap)
+      dataOffset: listBlockData[0], positionOffset: listBlockPositions[0])
     if blockCount > 1 {
       info.firstBlock = UInt32(blockLastDocuments.count)
       blockLastDocuments.append(contentsOf: listBlockLasts.buffer)
@@ -230,7 +235,7 @@ struct PostingsEncoder {
       blockFieldMaxima.append(contentsOf: listBlockMaxima.buffer)
     }
     for field in 0..<fieldCount {
-      var maximum: Float = 0
+      var maximum: Float16 = 0
       for block in 0..<blockCount {
         maximum = max(maximum, listBlockMaxima[block &* fieldCount &+ field])
       }
@@ -245,18 +250,17 @@ struct PostingsEncoder {
   /// lookup and a few popcounts (the rank structure of Jacobson, "Space-efficient static
   /// trees and graphs", FOCS 1989, in its simple two-level form).
   private mutating func appendRankDirectory(bitmapBase: Int, words: Int) {
-    var total: UInt32 = 0
-    for word in 0..<words {
-      if word % TypePostings.rankBlockWords == 0 { rankDirectory.append(total) }
-      total &+= UInt32(bitmaps[bitmapBase + word].nonzeroBitCount)
-    }
+    let directory = TypePostings.makeRankDirectory(
+      UnsafeBufferPointer(start: bitmaps.base + bitmapBase, count: words))
+    directory.withUnsafeBufferPointer { rankDirectory.append(contentsOf: $0) }
   }
 
   /// The list's first ``impactListLength`` postings by impact (descending, ties by
   /// document ascending), for the threshold algorithm.
   private mutating func appendImpactOrder() {
     let count = listDocuments.count
-    let kept = min(count, max(PostingsEncoder.impactListLength, count / PostingsEncoder.impactListFraction))
+    let kept = min(
+      count, max(PostingsEncoder.impactListLength, count / PostingsEncoder.impactListFraction))
     // The impact of the kept-th best posting, by quickselect on a copy (Hoare, "Algorithm
     // 65: Find", CACM 1961): O(n) instead of sorting the whole list.
     let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
@@ -327,16 +331,22 @@ struct PostingsEncoder {
   mutating func finish() -> TypePostings {
     bytes.append(repeating: 0, count: PostingBlock.padding)
     positions.append(repeating: 0, count: PostingBlock.padding)
+    var presence = [UInt64](repeating: 0, count: (termCount + 63) >> 6)
+    for term in 0..<termCount where termLists[term] != UInt32.max {
+      presence[term >> 6] |= 1 << UInt64(term & 63)
+    }
+    let presenceRanks = presence.withUnsafeBufferPointer { TypePostings.makeRankDirectory($0) }
     let postings = TypePostings(
       fieldCount: fieldCount, documentCount: documentCount,
-      termLists: Column(UnsafeBufferPointer(start: termLists, count: termCount)),
+      termPresence: Column(presence), termRanks: Column(presenceRanks),
       lists: lists.makeColumn(), listFieldMaxima: listFieldMaxima.makeColumn(),
       blockLastDocuments: blockLastDocuments.makeColumn(),
       blockDataOffsets: blockDataOffsets.makeColumn(),
       blockPositionOffsets: blockPositionOffsets.makeColumn(),
       blockFieldMaxima: blockFieldMaxima.makeColumn(), bytes: bytes.makeColumn(),
       positions: positions.makeColumn(), bitmaps: bitmaps.makeColumn(),
-      rankDirectory: rankDirectory.makeColumn(), impactStarts: impactStarts.makeColumn(),
+      bitmapLists: bitmapLists.makeColumn(), rankDirectory: rankDirectory.makeColumn(),
+      impactStarts: impactStarts.makeColumn(),
       impactDocuments: impactDocuments.makeColumn(), impactValues: impactValues.makeColumn(),
       impactWeights: impactWeights)
     lists.deallocate()
@@ -348,6 +358,7 @@ struct PostingsEncoder {
     bytes.deallocate()
     positions.deallocate()
     bitmaps.deallocate()
+    bitmapLists.deallocate()
     rankDirectory.deallocate()
     impactStarts.deallocate()
     impactDocuments.deallocate()

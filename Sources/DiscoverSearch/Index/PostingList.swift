@@ -4,14 +4,17 @@ struct PostingListInfo: Sendable, BitwiseCopyable {
   var documentFrequency: UInt32
   /// The list's first entry in the type's block tables, for lists of two or more blocks.
   var firstBlock: UInt32
-  /// The number of blocks of up to ``PostingBlock/capacity`` postings.
-  var blockCount: UInt32
   /// Byte offset of the first block in ``TypePostings/bytes``.
   var dataOffset: UInt32
   /// Byte offset of the first block's positions in ``TypePostings/positions``.
   var positionOffset: UInt32
-  /// Index of the list's document bitmap, or `UInt32.max` when the list is too sparse for one.
-  var bitmap: UInt32
+
+  /// The number of blocks: every block but the last holds ``PostingBlock/capacity``
+  /// postings.
+  @inline(__always)
+  var blockCount: UInt32 {
+    (documentFrequency + UInt32(PostingBlock.capacity) - 1) / UInt32(PostingBlock.capacity)
+  }
 }
 
 /// Layout of one block of postings (up to 128 documents) in the posting bytes.
@@ -40,25 +43,32 @@ final class TypePostings: Sendable {
   let fieldCount: Int
   /// The type's document count, the size of its bitmaps in bits.
   let documentCount: Int
-  /// For each term id, its list index in ``lists``, or `UInt32.max` when the term does not
-  /// occur in this type.
-  let termLists: Column<UInt32>
+  /// Which terms occur in this type: bit `t` is set for term id `t`. Lists are made in
+  /// term order, so a present term's list index is the number of present terms before it
+  /// (its rank, through ``termRanks``): about 1.1 bits per term instead of 32.
+  let termPresence: Column<UInt64>
+  /// The number of set bits of ``termPresence`` before each run of ``rankBlockWords``
+  /// words.
+  let termRanks: Column<UInt32>
   let lists: Column<PostingListInfo>
   /// For each list and field, the largest `termFrequency * inverseNormalization` of any of
-  /// its postings: the list's score bound per field (see ``BM25F``).
-  let listFieldMaxima: Column<Float>
+  /// its postings: the list's score bound per field (see ``BM25F``), as half-precision
+  /// floats rounded up.
+  let listFieldMaxima: Column<Float16>
   /// Block tables, for lists of two or more blocks: the last document of each block (for
   /// skipping), where its bytes and positions start, and its score bound per field.
   let blockLastDocuments: Column<UInt32>
   let blockDataOffsets: Column<UInt32>
   let blockPositionOffsets: Column<UInt32>
-  let blockFieldMaxima: Column<Float>
+  let blockFieldMaxima: Column<Float16>
   /// Every block's bytes, with ``PostingBlock/padding`` bytes at the end.
   let bytes: Column<UInt8>
   /// Positions, per posting and field with a nonzero frequency: variable-byte gaps.
   let positions: Column<UInt8>
   /// Document bitmaps of frequent terms, `bitmapWordCount` words each.
   let bitmaps: Column<UInt64>
+  /// The lists that have a bitmap, ascending; bitmap `i` belongs to list `bitmapLists[i]`.
+  let bitmapLists: Column<UInt32>
   /// For each bitmap, the number of set bits before each run of ``rankBlockWords`` words
   /// (`rankBlockCount` entries per bitmap).
   let rankDirectory: Column<UInt32>
@@ -76,16 +86,19 @@ final class TypePostings: Sendable {
   static let rankBlockWords = 8
 
   init(
-    fieldCount: Int, documentCount: Int, termLists: Column<UInt32>, lists: Column<PostingListInfo>,
-    listFieldMaxima: Column<Float>, blockLastDocuments: Column<UInt32>,
+    fieldCount: Int, documentCount: Int, termPresence: Column<UInt64>, termRanks: Column<UInt32>,
+    lists: Column<PostingListInfo>,
+    listFieldMaxima: Column<Float16>, blockLastDocuments: Column<UInt32>,
     blockDataOffsets: Column<UInt32>, blockPositionOffsets: Column<UInt32>,
-    blockFieldMaxima: Column<Float>, bytes: Column<UInt8>, positions: Column<UInt8>,
-    bitmaps: Column<UInt64>, rankDirectory: Column<UInt32>, impactStarts: Column<UInt32>,
+    blockFieldMaxima: Column<Float16>, bytes: Column<UInt8>, positions: Column<UInt8>,
+    bitmaps: Column<UInt64>, bitmapLists: Column<UInt32>, rankDirectory: Column<UInt32>,
+    impactStarts: Column<UInt32>,
     impactDocuments: Column<UInt32>, impactValues: Column<Float>, impactWeights: SIMD4<Float>
   ) {
     self.fieldCount = fieldCount
     self.documentCount = documentCount
-    self.termLists = termLists
+    self.termPresence = termPresence
+    self.termRanks = termRanks
     self.lists = lists
     self.listFieldMaxima = listFieldMaxima
     self.blockLastDocuments = blockLastDocuments
@@ -95,6 +108,7 @@ final class TypePostings: Sendable {
     self.bytes = bytes
     self.positions = positions
     self.bitmaps = bitmaps
+    self.bitmapLists = bitmapLists
     self.rankDirectory = rankDirectory
     self.impactStarts = impactStarts
     self.impactDocuments = impactDocuments
@@ -102,8 +116,25 @@ final class TypePostings: Sendable {
     self.impactWeights = impactWeights
   }
 
+  /// The bitmap of list `list`, if it has one.
+  ///
+  /// - Complexity: O(log b) for b bitmaps (a few hundred at most).
+  @inline(__always)
+  func bitmapIndex(ofList list: Int) -> Int? {
+    var low = 0
+    var high = bitmapLists.count
+    let target = UInt32(list)
+    while low < high {
+      let middle = (low + high) >> 1
+      if bitmapLists[middle] < target { low = middle + 1 } else { high = middle }
+    }
+    return low < bitmapLists.count && bitmapLists[low] == target ? low : nil
+  }
+
   /// Rank directory entries per bitmap.
-  var rankBlockCount: Int { (bitmapWordCount + TypePostings.rankBlockWords - 1) / TypePostings.rankBlockWords }
+  var rankBlockCount: Int {
+    (bitmapWordCount + TypePostings.rankBlockWords - 1) / TypePostings.rankBlockWords
+  }
 
   /// The number of documents before `document` in the list whose bitmap is `bitmap`
   /// (the document's index in the list when the list contains it).
@@ -111,17 +142,39 @@ final class TypePostings: Sendable {
   /// - Complexity: O(1): a directory lookup and at most eight popcounts.
   @inline(__always)
   func rank(of document: UInt32, inBitmap bitmap: Int) -> Int {
-    let words = bitmaps.base + bitmap &* bitmapWordCount
-    let word = Int(document >> 6)
-    let block = word / TypePostings.rankBlockWords
-    var rank = Int(rankDirectory[bitmap &* rankBlockCount &+ block])
-    var index = block &* TypePostings.rankBlockWords
+    TypePostings.rank(
+      of: document, words: bitmaps.base + bitmap &* bitmapWordCount,
+      directory: rankDirectory.base + bitmap &* rankBlockCount)
+  }
+
+  /// The number of set bits before bit `bit` of `words`, with `directory` holding the count
+  /// before each run of ``rankBlockWords`` words.
+  @inline(__always)
+  static func rank(
+    of bit: UInt32, words: UnsafePointer<UInt64>, directory: UnsafePointer<UInt32>
+  ) -> Int {
+    let word = Int(bit >> 6)
+    let block = word / rankBlockWords
+    var rank = Int(directory[block])
+    var index = block &* rankBlockWords
     while index < word {
       rank &+= words[index].nonzeroBitCount
       index &+= 1
     }
-    let mask = (UInt64(1) << UInt64(document & 63)) &- 1
+    let mask = (UInt64(1) << UInt64(bit & 63)) &- 1
     return rank &+ (words[word] & mask).nonzeroBitCount
+  }
+
+  /// The rank directory of `words` (see ``rankDirectory``).
+  static func makeRankDirectory(_ words: UnsafeBufferPointer<UInt64>) -> [UInt32] {
+    var directory: [UInt32] = []
+    directory.reserveCapacity(words.count / rankBlockWords + 1)
+    var total: UInt32 = 0
+    for (index, word) in words.enumerated() {
+      if index % rankBlockWords == 0 { directory.append(total) }
+      total &+= UInt32(word.nonzeroBitCount)
+    }
+    return directory
   }
 
   /// Words per bitmap.
@@ -130,26 +183,38 @@ final class TypePostings: Sendable {
   /// The list of a term, if the term occurs in this type.
   @inline(__always)
   func list(for term: TermID) -> PostingListInfo? {
-    guard Int(term.rawValue) < termLists.count else { return nil }
-    let index = termLists[Int(term.rawValue)]
-    return index == UInt32.max ? nil : lists[Int(index)]
+    listIndex(for: term).map { lists[$0] }
   }
 
   /// The list index of a term, if the term occurs in this type.
+  ///
+  /// - Complexity: O(1): a bit test, a directory lookup and at most eight popcounts.
   @inline(__always)
   func listIndex(for term: TermID) -> Int? {
-    guard Int(term.rawValue) < termLists.count else { return nil }
-    let index = termLists[Int(term.rawValue)]
-    return index == UInt32.max ? nil : Int(index)
+    let word = Int(term.rawValue >> 6)
+    guard word < termPresence.count,
+      termPresence[word] & (1 << UInt64(term.rawValue & 63)) != 0
+    else { return nil }
+    return TypePostings.rank(of: term.rawValue, words: termPresence.base, directory: termRanks.base)
   }
 
   /// The bytes everything takes.
   var byteCount: Int {
-    termLists.byteCount + lists.byteCount + listFieldMaxima.byteCount
+    termPresence.byteCount + termRanks.byteCount + lists.byteCount + listFieldMaxima.byteCount
       + blockLastDocuments.byteCount + blockDataOffsets.byteCount
       + blockPositionOffsets.byteCount + blockFieldMaxima.byteCount + bytes.byteCount
-      + positions.byteCount + bitmaps.byteCount + rankDirectory.byteCount
+      + positions.byteCount + bitmaps.byteCount + bitmapLists.byteCount + rankDirectory.byteCount
       + impactStarts.byteCount + impactDocuments.byteCount + impactValues.byteCount
+  }
+}
+
+extension Float16 {
+  /// The smallest half-precision value at or above `value`: a score bound stored in half
+  /// precision must never drop below the bound it stands for.
+  @inline(__always)
+  init(roundingUp value: Float) {
+    let nearest = Float16(value)
+    self = Float(nearest) >= value ? nearest : nearest.nextUp
   }
 }
 

@@ -130,7 +130,8 @@ struct UnsafeBufferCell<Element: BitwiseCopyable> {
 /// The non-null placeholder an empty ``UnsafeGrowableBuffer`` points at before its first
 /// allocation; it is never read or written (the buffer's count is 0).
 enum UnsafeBufferCellSentinel {
-  nonisolated(unsafe) private static let storage = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
+  nonisolated(unsafe) private static let storage = UnsafeMutableRawPointer.allocate(
+    byteCount: 64, alignment: 64)
 
   static func pointer<Element>(to: Element.Type) -> UnsafeMutablePointer<Element> {
     storage.assumingMemoryBound(to: Element.self)

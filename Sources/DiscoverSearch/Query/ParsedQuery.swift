@@ -84,7 +84,8 @@ enum QueryParser {
   private static func segments(of text: String) -> [(String, Bool)] {
     // Straight and curly double quotes, and the full-width one, found on bytes first: most
     // queries have none.
-    let hasQuote = text.utf8.contains(UInt8(ascii: "\"")) || text.utf8.contains(0xE2) || text.utf8.contains(0xEF)
+    let hasQuote =
+      text.utf8.contains(UInt8(ascii: "\"")) || text.utf8.contains(0xE2) || text.utf8.contains(0xEF)
     guard hasQuote else { return [(text, false)] }
     let quotes: Set<Character> = ["\"", "\u{201C}", "\u{201D}", "\u{201E}", "\u{FF02}"]
     guard text.contains(where: { quotes.contains($0) }) else { return [(text, false)] }

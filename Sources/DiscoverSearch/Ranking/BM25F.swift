@@ -65,7 +65,9 @@ struct BM25F {
   ) -> Float {
     var x: Float = 0
     for field in 0..<fieldCount where frequencies[field] != 0 {
-      x += weights[field] * Float(frequencies[field]) * inverseNormalization[field << 8 | Int(normCodes[field])]
+      x +=
+        weights[field] * Float(frequencies[field])
+        * inverseNormalization[field << 8 | Int(normCodes[field])]
     }
     return x
   }
@@ -89,9 +91,9 @@ struct BM25F {
   /// An upper bound of the score of any document whose per-field normalized frequencies are
   /// at most `fieldMaxima` (a block's or a list's bound; see ``PostingsEncoder``).
   @inline(__always)
-  func bound(fieldMaxima: UnsafePointer<Float>, idf: Float) -> Float {
+  func bound(fieldMaxima: UnsafePointer<Float16>, idf: Float) -> Float {
     var x: Float = 0
-    for field in 0..<fieldCount { x += weights[field] * fieldMaxima[field] }
+    for field in 0..<fieldCount { x += weights[field] * Float(fieldMaxima[field]) }
     return idf * saturate(x)
   }
 }

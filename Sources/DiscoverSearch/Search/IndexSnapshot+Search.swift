@@ -122,7 +122,8 @@ extension IndexSnapshot {
     termIDs: [[TermID?]], selected: [Int], phrases: [ParsedQuery.Phrase], matching: Matching,
     tab: SearchTab, limit: Int, after: RankKey?, ranking: RankingOptions
   ) -> Outcome {
-    var outcome = Outcome(hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
+    var outcome = Outcome(
+      hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
     var isInTab: [Bool] = [false, false, false, false]
     for type in tab.resultTypes { isInTab[type.index] = true }
     for partition in partitions {
@@ -188,7 +189,7 @@ extension IndexSnapshot {
       metadata = .video(
         VideoMetadata(
           viewCount: videos.viewCounts[document], likeCount: videos.likeCounts[document],
-          createdAt: createdAt == Int64.min ? nil : Date(timeIntervalSince1970: TimeInterval(createdAt)),
+          createdAt: createdAt.map { Date(timeIntervalSince1970: TimeInterval($0)) },
           creatorID: creatorID, creatorUsername: creatorUsername, soundID: soundID,
           soundTitle: soundTitle))
     case .user:
@@ -197,7 +198,8 @@ extension IndexSnapshot {
       metadata = .user(
         UserMetadata(
           displayName: subtitle, followerCount: users.followerCounts[document],
-          videoCount: Int(users.videoCounts[document]), isVerified: users.isVerified[document] != 0))
+          videoCount: Int(users.videoCounts[document]), isVerified: users.isVerified[document] != 0)
+      )
     case .hashtag:
       metadata = .hashtag(
         HashtagMetadata(

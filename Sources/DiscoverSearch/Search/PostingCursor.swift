@@ -22,7 +22,7 @@ struct PostingCursor {
   private let blockDataOffsets: UnsafePointer<UInt32>
   private let blockPositionOffsets: UnsafePointer<UInt32>
   /// The score bound of each block and field (of the whole list when it has one block).
-  let fieldMaxima: UnsafePointer<Float>
+  let fieldMaxima: UnsafePointer<Float16>
   /// Scratch for the current block's document ids (``PostingBlock/capacity`` values).
   private let documents: UnsafeMutablePointer<UInt32>
 
@@ -60,12 +60,12 @@ struct PostingCursor {
   @inline(__always) var blockCount: Int { Int(list.blockCount) }
 
   /// The score bounds per field of the current block.
-  @inline(__always) var blockFieldMaxima: UnsafePointer<Float> {
+  @inline(__always) var blockFieldMaxima: UnsafePointer<Float16> {
     list.blockCount > 1 ? fieldMaxima + max(block, 0) * fieldCount : fieldMaxima
   }
 
   /// The score bounds per field of block `block`.
-  @inline(__always) func fieldMaxima(ofBlock block: Int) -> UnsafePointer<Float> {
+  @inline(__always) func fieldMaxima(ofBlock block: Int) -> UnsafePointer<Float16> {
     list.blockCount > 1 ? fieldMaxima + block * fieldCount : fieldMaxima
   }
 
@@ -91,7 +91,8 @@ struct PostingCursor {
     let documentWidth = Int(header[1])
     var cursor = 2 + fieldCount
     let data = header + cursor
-    BitPacking.unpack(from: UnsafeRawPointer(data), count: count, width: documentWidth, into: documents)
+    BitPacking.unpack(
+      from: UnsafeRawPointer(data), count: count, width: documentWidth, into: documents)
     var previous: UInt32 = target == 0 ? 0 : blockLastDocuments[target - 1] &+ 1
     for slot in 0..<count {
       previous &+= documents[slot]

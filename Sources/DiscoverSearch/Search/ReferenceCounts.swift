@@ -58,7 +58,9 @@ extension IndexSnapshot {
       }
       return facets
     }
-    func total(_ facets: FacetCounts) -> Int { facets.videos + facets.users + facets.hashtags + facets.sounds }
+    func total(_ facets: FacetCounts) -> Int {
+      facets.videos + facets.users + facets.hashtags + facets.sounds
+    }
     let all = Array(parsed.terms.indices)
     var facets = intersect(all)
     if total(facets) > 0 || all.count < 2 { return (facets, true) }
@@ -79,7 +81,9 @@ extension IndexSnapshot {
     var offset = Int(list.dataOffset)
     var previous: Int64 = -1
     for block in 0..<Int(list.blockCount) {
-      if list.blockCount > 1 { offset = Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) }
+      if list.blockCount > 1 {
+        offset = Int(postings.blockDataOffsets[Int(list.firstBlock) + block])
+      }
       let header = postings.bytes.base + offset
       let count = Int(header[0]) + 1
       let width = Int(header[1])

@@ -52,22 +52,30 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     guard token.utf8.count < 64, let bytes = Base64URL.decode(token), bytes.count == 23,
       bytes[0] == SearchCursor.version
     else {
-      throw SearchError(.invalidQuery, "the page cursor is malformed; pass back the nextCursor of a previous response, or none for the first page")
+      throw SearchError(
+        .invalidQuery,
+        "the page cursor is malformed; pass back the nextCursor of a previous response, or none for the first page"
+      )
     }
     func read<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
       var value = T.zero
-      withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[offset..<(offset + MemoryLayout<T>.size)]) }
+      withUnsafeMutableBytes(of: &value) {
+        $0.copyBytes(from: bytes[offset..<(offset + MemoryLayout<T>.size)])
+      }
       return T(littleEndian: value)
     }
     let hash = read(UInt64.self, at: 1)
     guard hash == queryHash else {
-      throw SearchError(.invalidQuery, "the page cursor belongs to another query or tab; start again from the first page")
+      throw SearchError(
+        .invalidQuery,
+        "the page cursor belongs to another query or tab; start again from the first page")
     }
     let key = RankKey(
       coverage: bytes[9], score: Float(bitPattern: read(UInt32.self, at: 10)),
       typeIndex: bytes[14], document: read(UInt32.self, at: 15))
     guard key.typeIndex < 4 else {
-      throw SearchError(.invalidQuery, "the page cursor is malformed; start again from the first page")
+      throw SearchError(
+        .invalidQuery, "the page cursor is malformed; start again from the first page")
     }
     return Contents(queryHash: hash, key: key, offset: Int(read(UInt32.self, at: 19)))
   }
@@ -86,7 +94,8 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
 
 /// Base64 with the URL-safe alphabet and no padding (RFC 4648, section 5).
 enum Base64URL {
-  private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+  private static let alphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
   static func encode(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
@@ -113,8 +122,10 @@ enum Base64URL {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(UInt32(byte - UInt8(ascii: "A")))
-      case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(UInt32(byte - UInt8(ascii: "a") + 26))
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(UInt32(byte - UInt8(ascii: "0") + 52))
+      case UInt8(ascii: "a")...UInt8(ascii: "z"):
+        values.append(UInt32(byte - UInt8(ascii: "a") + 26))
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        values.append(UInt32(byte - UInt8(ascii: "0") + 52))
       case UInt8(ascii: "-"): values.append(62)
       case UInt8(ascii: "_"): values.append(63)
       default: return nil

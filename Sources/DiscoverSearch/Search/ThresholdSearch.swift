@@ -52,8 +52,7 @@ struct ThresholdSearch {
       guard !group.alternatives.isEmpty else { return nil }
       for alternative in group.alternatives {
         let list = postings.lists[alternative.listIndex]
-        guard list.bitmap != UInt32.max else { return nil }
-        let bitmap = Int(list.bitmap)
+        guard let bitmap = postings.bitmapIndex(ofList: alternative.listIndex) else { return nil }
         let start = Int(postings.impactStarts[bitmap])
         let end = Int(postings.impactStarts[bitmap + 1])
         guard end > start else { return nil }
@@ -124,7 +123,9 @@ struct ThresholdSearch {
   private func isExhaustedGroupComplete() -> Bool {
     for group in 0..<(groupStarts.count - 1) {
       let range = groupStarts[group]..<groupStarts[group + 1]
-      if range.allSatisfy({ alternatives[$0].isComplete && alternatives[$0].position >= alternatives[$0].count }) {
+      if range.allSatisfy({
+        alternatives[$0].isComplete && alternatives[$0].position >= alternatives[$0].count
+      }) {
         return true
       }
     }
@@ -139,7 +140,8 @@ struct ThresholdSearch {
   private func canStop(worst: Hit, bound: Float) -> Bool {
     if worst.score > bound { return true }
     guard worst.score == bound else { return false }
-    for group in 0..<(groupStarts.count - 1) where groupStarts[group + 1] - groupStarts[group] == 1 {
+    for group in 0..<(groupStarts.count - 1) where groupStarts[group + 1] - groupStarts[group] == 1
+    {
       let alternative = alternatives[groupStarts[group]]
       if alternative.position < alternative.count
         && alternative.documents[alternative.position] > worst.document
@@ -199,7 +201,8 @@ struct ThresholdSearch {
       ? Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) : Int(list.dataOffset)
     let header = postings.bytes.base + offset
     let count = Int(header[0]) + 1
-    var data = UnsafeRawPointer(header + 2 + fieldCount)
+    var data =
+      UnsafeRawPointer(header + 2 + fieldCount)
       + BitPacking.byteCount(count: count, width: Int(header[1]))
     var frequencies = SIMD4<UInt32>.zero
     for field in 0..<fieldCount {

@@ -86,9 +86,12 @@ struct TypeSearcher {
       return hits
     }
     let cursorCount = groups.reduce(0) { $0 + $1.alternatives.count }
-    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: cursorCount * PostingBlock.capacity)
+    let scratch = UnsafeMutablePointer<UInt32>.allocate(
+      capacity: cursorCount * PostingBlock.capacity)
     defer { scratch.deallocate() }
-    var evaluation = Evaluation(searcher: self, groups: groups, phrases: phrases, scratch: scratch, limit: limit, after: after)
+    var evaluation = Evaluation(
+      searcher: self, groups: groups, phrases: phrases, scratch: scratch, limit: limit, after: after
+    )
     switch matching {
     case .all:
       if groups.count == 1 && groups[0].alternatives.count == 1 && phrases.isEmpty {
@@ -158,15 +161,16 @@ private struct Evaluation {
         idfs.append(alternative.idf)
         weights.append(alternative.weight)
         let maxima = postings.listFieldMaxima.base + alternative.listIndex * postings.fieldCount
-        bound = max(bound, alternative.weight * scorer.bound(fieldMaxima: maxima, idf: alternative.idf))
+        bound = max(
+          bound, alternative.weight * scorer.bound(fieldMaxima: maxima, idf: alternative.idf))
       }
       groupStarts.append(cursors.count)
       listBounds.append(bound)
       if group.alternatives.count == 1 {
-        let list = postings.lists[group.alternatives[0].listIndex]
         bitmaps.append(
-          list.bitmap == UInt32.max
-            ? nil : postings.bitmaps.base + Int(list.bitmap) * postings.bitmapWordCount)
+          postings.bitmapIndex(ofList: group.alternatives[0].listIndex).map {
+            postings.bitmaps.base + $0 * postings.bitmapWordCount
+          })
       } else {
         bitmaps.append(nil)
       }
@@ -196,7 +200,8 @@ private struct Evaluation {
     let blockCount = cursors[0].blockCount
     for block in 0..<blockCount {
       if heap.isFull {
-        let bound = weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
+        let bound =
+          weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
         if !heap.admits(bound: bound, coverage: 1) { continue }
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
@@ -243,7 +248,8 @@ private struct Evaluation {
     where cursors[index].document != PostingCursor.end {
       best = max(
         best,
-        weights[index] * scorer.bound(fieldMaxima: cursors[index].blockFieldMaxima, idf: idfs[index]))
+        weights[index]
+          * scorer.bound(fieldMaxima: cursors[index].blockFieldMaxima, idf: idfs[index]))
     }
     return best
   }

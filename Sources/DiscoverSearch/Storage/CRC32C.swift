@@ -42,7 +42,9 @@ enum CRC32C {
         offset += 8
       }
       while offset < count {
-        crc = t[Int((crc ^ UInt32(base.load(fromByteOffset: offset, as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
+        crc =
+          t[Int((crc ^ UInt32(base.load(fromByteOffset: offset, as: UInt8.self))) & 0xFF)]
+          ^ (crc >> 8)
         offset += 1
       }
     }

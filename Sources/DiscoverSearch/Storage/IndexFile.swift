@@ -19,7 +19,7 @@
 enum IndexFile {
   static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
   /// Bumped whenever the section order or any layout changes.
-  static let formatVersion: UInt32 = 2
+  static let formatVersion: UInt32 = 4
   static let byteOrderMark: UInt32 = 0x0102_0304
   static let headerSize = 16
   static let footerSize = 32
@@ -85,6 +85,11 @@ struct IndexFileWriter {
     try array.withUnsafeBufferPointer { try append($0) }
   }
 
+  mutating func append(_ column: IntegerColumn) throws {
+    try append([UInt64(column.width)])
+    try append(column.storage)
+  }
+
   mutating func append(_ column: StringColumn) throws {
     try append(column.bytes)
     try append(column.offsets)
@@ -138,7 +143,9 @@ struct IndexFileReader {
     self.path = path
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
-      throw SearchError(.io, "cannot open \(path): \(String(cString: strerror(errno))); build one with `discover index`")
+      throw SearchError(
+        .io,
+        "cannot open \(path): \(String(cString: strerror(errno))); build one with `discover index`")
     }
     defer { close(descriptor) }
     var status = stat()
@@ -164,21 +171,32 @@ struct IndexFileReader {
       throw SearchError(.corruptIndex, "\(path) changed while it was read; try again")
     }
     let bytes = UnsafeRawBufferPointer(start: storage.base, count: size)
-    guard bytes.prefix(8).elementsEqual(IndexFile.magic), bytes.suffix(8).elementsEqual(IndexFile.magic)
+    guard bytes.prefix(8).elementsEqual(IndexFile.magic),
+      bytes.suffix(8).elementsEqual(IndexFile.magic)
     else {
-      throw SearchError(.corruptIndex, "\(path) is not a DiscoverSearch index file (or is truncated); rebuild it with `discover index`")
+      throw SearchError(
+        .corruptIndex,
+        "\(path) is not a DiscoverSearch index file (or is truncated); rebuild it with `discover index`"
+      )
     }
     let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
     guard version == IndexFile.formatVersion else {
-      throw SearchError(.corruptIndex, "\(path) has index format \(version); this build reads format \(IndexFile.formatVersion); rebuild the index")
+      throw SearchError(
+        .corruptIndex,
+        "\(path) has index format \(version); this build reads format \(IndexFile.formatVersion); rebuild the index"
+      )
     }
     guard bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == IndexFile.byteOrderMark else {
-      throw SearchError(.corruptIndex, "\(path) was written on a machine of the other byte order; rebuild it here")
+      throw SearchError(
+        .corruptIndex, "\(path) was written on a machine of the other byte order; rebuild it here")
     }
     let footer = size - IndexFile.footerSize
-    let tableOffset = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: footer, as: UInt64.self)))
-    let sectionCount = Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: footer + 8, as: UInt64.self)))
-    let tableChecksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: footer + 16, as: UInt32.self))
+    let tableOffset = Int(
+      UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: footer, as: UInt64.self)))
+    let sectionCount = Int(
+      UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: footer + 8, as: UInt64.self)))
+    let tableChecksum = UInt32(
+      littleEndian: bytes.loadUnaligned(fromByteOffset: footer + 16, as: UInt32.self))
     guard sectionCount >= 0, sectionCount < 1 << 20, tableOffset >= IndexFile.headerSize,
       tableOffset + sectionCount * IndexFile.tableEntrySize == footer
     else {
@@ -186,22 +204,29 @@ struct IndexFileReader {
     }
     let table = UnsafeRawBufferPointer(rebasing: bytes[tableOffset..<footer])
     guard CRC32C.checksum(table) == tableChecksum else {
-      throw SearchError(.corruptIndex, "\(path) fails its section table checksum; rebuild the index")
+      throw SearchError(
+        .corruptIndex, "\(path) fails its section table checksum; rebuild the index")
     }
     for index in 0..<sectionCount {
       let entry = tableOffset + index * IndexFile.tableEntrySize
       let offset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: entry, as: UInt64.self))
-      let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 8, as: UInt64.self))
-      let elementSize = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 16, as: UInt32.self))
-      let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 20, as: UInt32.self))
+      let length = UInt64(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 8, as: UInt64.self))
+      let elementSize = UInt32(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 16, as: UInt32.self))
+      let checksum = UInt32(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: entry + 20, as: UInt32.self))
       guard offset % UInt64(IndexFile.alignment) == 0, offset <= UInt64(tableOffset),
         length <= UInt64(tableOffset) - offset, elementSize > 0, length % UInt64(elementSize) == 0
       else {
-        throw SearchError(.corruptIndex, "\(path): section \(index) lies outside the file; rebuild the index")
+        throw SearchError(
+          .corruptIndex, "\(path): section \(index) lies outside the file; rebuild the index")
       }
       let section = UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
       guard CRC32C.checksum(section) == checksum else {
-        throw SearchError(.corruptIndex, "\(path): section \(index) fails its checksum (the file is damaged); rebuild the index")
+        throw SearchError(
+          .corruptIndex,
+          "\(path): section \(index) fails its checksum (the file is damaged); rebuild the index")
       }
       sections.append((Int(offset), Int(length), Int(elementSize)))
     }
@@ -213,18 +238,33 @@ struct IndexFileReader {
   /// The next section, as a column of `T`.
   mutating func column<T: BitwiseCopyable>(_: T.Type = T.self) throws -> Column<T> {
     guard next < sections.count else {
-      throw SearchError(.corruptIndex, "\(path) has fewer sections than its format needs; rebuild the index")
+      throw SearchError(
+        .corruptIndex, "\(path) has fewer sections than its format needs; rebuild the index")
     }
     let section = sections[next]
     next += 1
     guard section.elementSize == MemoryLayout<T>.stride else {
-      throw SearchError(.corruptIndex, "\(path): section \(next - 1) holds \(section.elementSize)-byte values where \(MemoryLayout<T>.stride) were expected; rebuild the index")
+      throw SearchError(
+        .corruptIndex,
+        "\(path): section \(next - 1) holds \(section.elementSize)-byte values where \(MemoryLayout<T>.stride) were expected; rebuild the index"
+      )
     }
-    return Column(storage: storage, byteOffset: section.offset, count: section.length / section.elementSize)
+    return Column(
+      storage: storage, byteOffset: section.offset, count: section.length / section.elementSize)
   }
 
   mutating func array<T: BitwiseCopyable>(_: T.Type = T.self) throws -> [T] {
     try column(T.self).array
+  }
+
+  mutating func integers() throws -> IntegerColumn {
+    let width = try array(UInt64.self)
+    let storage = try column(UInt8.self)
+    guard width.count == 1, let column = IntegerColumn(width: Int(width[0]), storage: storage)
+    else {
+      throw SearchError(.corruptIndex, "\(path): an integer column is damaged; rebuild the index")
+    }
+    return column
   }
 
   mutating func strings() throws -> StringColumn {

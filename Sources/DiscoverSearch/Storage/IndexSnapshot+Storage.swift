@@ -42,7 +42,8 @@ extension IndexSnapshot {
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
-      throw SearchError(.io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
+      throw SearchError(
+        .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
     }
     let finalPath = directory.appendingPathComponent(IndexFile.fileName).path
     let temporaryPath = finalPath + ".tmp-\(getpid())"
@@ -74,13 +75,10 @@ extension IndexSnapshot {
     try writer.append(terms.arena)
     try writer.append(terms.starts)
     try writer.append(terms.slots)
-    try writer.append(documentIDs.arena)
-    try writer.append(documentIDs.starts)
-    try writer.append(documentIDs.slots)
-    try writer.append(documentLocations)
     for partition in partitions {
       let postings = partition.postings
-      try writer.append(postings.termLists)
+      try writer.append(postings.termPresence)
+      try writer.append(postings.termRanks)
       try writer.append(postings.lists)
       try writer.append(postings.listFieldMaxima)
       try writer.append(postings.blockLastDocuments)
@@ -90,6 +88,7 @@ extension IndexSnapshot {
       try writer.append(postings.bytes)
       try writer.append(postings.positions)
       try writer.append(postings.bitmaps)
+      try writer.append(postings.bitmapLists)
       try writer.append(postings.rankDirectory)
       try writer.append(postings.impactStarts)
       try writer.append(postings.impactDocuments)
@@ -102,11 +101,13 @@ extension IndexSnapshot {
     }
     try writer.append(videos.viewCounts)
     try writer.append(videos.likeCounts)
-    try writer.append(videos.createdAt)
+    try writer.append([videos.createdAt.base])
+    try writer.append(videos.createdAt.offsets)
     try writer.append(videos.creators)
     try writer.append(videos.sounds)
     try writer.append(videos.thumbnails.templateIndexes)
     try writer.append(videos.thumbnails.templates)
+    try writer.append(videos.thumbnails.literalDocuments)
     try writer.append(videos.thumbnails.literals)
     try writer.append(videos.unresolvedReferences.map(\.video))
     try writer.append(videos.unresolvedReferences.map { UInt8($0.isSound ? 1 : 0) })
@@ -121,9 +122,12 @@ extension IndexSnapshot {
     try writer.append(hashtags.videoCounts)
     try writer.append(sounds.videoCounts)
     try writer.append(sounds.artists)
+    try writer.append(documentIndex.slots)
   }
 
-  private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<Float> {
+  private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<
+    Float
+  > {
     let values = try reader.array(Float.self)
     guard values.count == 4, values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
       throw SearchError(.corruptIndex, "\(path): bad impact weights; rebuild the index")
@@ -150,29 +154,19 @@ extension IndexSnapshot {
       let terms = ByteStringTable(
         arena: try reader.array(), starts: try reader.array(), slots: try reader.array())
     else { throw corrupt("the term dictionary is damaged") }
-    guard
-      let documentIDs = ByteStringTable(
-        arena: try reader.array(), starts: try reader.array(), slots: try reader.array())
-    else { throw corrupt("the document id table is damaged") }
-    let documentLocations = try reader.column(UInt32.self)
-    guard documentLocations.count == documentIDs.count,
-      documentIDs.count == Int(counts.reduce(0, +))
-    else { throw corrupt("the document id table does not match the documents") }
-    for location in documentLocations.buffer where UInt64(location & ((1 << 30) - 1)) >= counts[Int(location >> 30)] {
-      throw corrupt("a document id points past its type's documents")
-    }
-
     var partitions: [TypePartition] = []
     for type in SearchResultType.allCases {
       let documentCount = Int(counts[type.index])
       let fieldCount = SearchField.fields(of: type).count
       let postings = TypePostings(
-        fieldCount: fieldCount, documentCount: documentCount, termLists: try reader.column(),
+        fieldCount: fieldCount, documentCount: documentCount,
+        termPresence: try reader.column(), termRanks: try reader.column(),
         lists: try reader.column(), listFieldMaxima: try reader.column(),
         blockLastDocuments: try reader.column(), blockDataOffsets: try reader.column(),
         blockPositionOffsets: try reader.column(), blockFieldMaxima: try reader.column(),
         bytes: try reader.column(), positions: try reader.column(), bitmaps: try reader.column(),
-        rankDirectory: try reader.column(), impactStarts: try reader.column(),
+        bitmapLists: try reader.column(), rankDirectory: try reader.column(),
+        impactStarts: try reader.column(),
         impactDocuments: try reader.column(), impactValues: try reader.column(),
         impactWeights: try Self.readWeights(&reader, path: path))
       let norms = try reader.column(UInt8.self)
@@ -192,20 +186,23 @@ extension IndexSnapshot {
     let videoCount = Int(counts[0])
     let userCount = Int(counts[1])
     let soundCount = Int(counts[3])
-    let viewCounts = try reader.column(Int.self)
-    let likeCounts = try reader.column(Int.self)
-    let createdAt = try reader.column(Int64.self)
+    let viewCounts = try reader.integers()
+    let likeCounts = try reader.integers()
+    let createdAtBase = try reader.array(Int64.self)
+    guard createdAtBase.count == 1 else { throw corrupt("the video dates are damaged") }
+    let createdAt = DateColumn(base: createdAtBase[0], offsets: try reader.integers())
     let creators = try reader.column(UInt32.self)
     let sounds = try reader.column(UInt32.self)
     let thumbnails = URLColumn(
       templateIndexes: try reader.column(), templates: try reader.strings(),
-      literals: try reader.strings())
+      literalDocuments: try reader.column(), literals: try reader.strings())
     let unresolvedVideos = try reader.array(UInt32.self)
     let unresolvedKinds = try reader.array(UInt8.self)
     let unresolvedIDs = try reader.strings()
     guard viewCounts.count == videoCount, likeCounts.count == videoCount,
       createdAt.count == videoCount, creators.count == videoCount, sounds.count == videoCount,
-      thumbnails.templateIndexes.count == videoCount, thumbnails.literals.count == videoCount,
+      thumbnails.templateIndexes.count == videoCount,
+      thumbnails.literals.count == thumbnails.literalDocuments.count,
       thumbnails.templates.count % 2 == 0, unresolvedKinds.count == unresolvedVideos.count,
       unresolvedIDs.count == unresolvedVideos.count
     else { throw corrupt("the video columns do not match the video count") }
@@ -221,7 +218,9 @@ extension IndexSnapshot {
     }
     var unresolved: [UnresolvedReference] = []
     for index in 0..<unresolvedVideos.count {
-      guard Int(unresolvedVideos[index]) < videoCount else { throw corrupt("a reference points past the videos") }
+      guard Int(unresolvedVideos[index]) < videoCount else {
+        throw corrupt("a reference points past the videos")
+      }
       unresolved.append(
         UnresolvedReference(
           video: unresolvedVideos[index], isSound: unresolvedKinds[index] != 0,
@@ -231,21 +230,27 @@ extension IndexSnapshot {
       viewCounts: viewCounts, likeCounts: likeCounts, createdAt: createdAt, creators: creators,
       sounds: sounds, thumbnails: thumbnails, unresolvedReferences: unresolved)
     let users = UserColumns(
-      followerCounts: try reader.column(), videoCounts: try reader.column(),
+      followerCounts: try reader.integers(), videoCounts: try reader.integers(),
       isVerified: try reader.column(), displayNames: try reader.strings())
     guard users.followerCounts.count == userCount, users.videoCounts.count == userCount,
       users.isVerified.count == userCount, users.displayNames.count == userCount
     else { throw corrupt("the user columns do not match the user count") }
-    let hashtags = HashtagColumns(viewCounts: try reader.column(), videoCounts: try reader.column())
+    let hashtags = HashtagColumns(
+      viewCounts: try reader.integers(), videoCounts: try reader.integers())
     guard hashtags.viewCounts.count == Int(counts[2]), hashtags.videoCounts.count == Int(counts[2])
     else { throw corrupt("the hashtag columns do not match the hashtag count") }
-    let soundColumns = SoundColumns(videoCounts: try reader.column(), artists: try reader.strings())
+    let soundColumns = SoundColumns(
+      videoCounts: try reader.integers(), artists: try reader.strings())
     guard soundColumns.videoCounts.count == soundCount, soundColumns.artists.count == soundCount
     else { throw corrupt("the sound columns do not match the sound count") }
+    let slots = try reader.column(UInt32.self)
+    guard slots.count == 0 || (slots.count >= 16 && slots.count & (slots.count - 1) == 0),
+      slots.count >= partitions.reduce(0, { $0 + $1.documentCount })
+    else { throw corrupt("the document id index is damaged") }
     guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
     return IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
-      users: users, hashtags: hashtags, sounds: soundColumns, documentIDs: documentIDs,
-      documentLocations: documentLocations)
+      users: users, hashtags: hashtags, sounds: soundColumns,
+      documentIndex: DocumentIDIndex(slots: slots))
   }
 }

@@ -14,38 +14,53 @@ struct PostingsValidator {
   func validate() throws {
     let fieldCount = postings.fieldCount
     let documentCount = postings.documentCount
-    guard postings.termLists.count == termCount,
+    guard postings.termPresence.count == (termCount + 63) >> 6,
       postings.listFieldMaxima.count == postings.lists.count * fieldCount,
       postings.blockDataOffsets.count == postings.blockLastDocuments.count,
       postings.blockPositionOffsets.count == postings.blockLastDocuments.count,
       postings.blockFieldMaxima.count == postings.blockLastDocuments.count * fieldCount,
-      postings.bytes.count >= PostingBlock.padding, postings.positions.count >= PostingBlock.padding,
+      postings.bytes.count >= PostingBlock.padding,
+      postings.positions.count >= PostingBlock.padding,
       postings.bitmaps.count % max(postings.bitmapWordCount, 1) == 0
     else { throw corrupt("posting tables of mismatched sizes") }
-    let bitmapTotal = postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
+    let bitmapTotal =
+      postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
     guard postings.rankDirectory.count == bitmapTotal * postings.rankBlockCount,
       postings.impactStarts.count == bitmapTotal + 1, postings.impactStarts[0] == 0,
       Int(postings.impactStarts[bitmapTotal]) == postings.impactDocuments.count,
       postings.impactValues.count == postings.impactDocuments.count
     else { throw corrupt("impact tables of mismatched sizes") }
-    for index in 0..<bitmapTotal where postings.impactStarts[index] > postings.impactStarts[index + 1] {
+    for index in 0..<bitmapTotal
+    where postings.impactStarts[index] > postings.impactStarts[index + 1] {
       throw corrupt("impact tables out of order")
     }
     for document in postings.impactDocuments.buffer where Int(document) >= documentCount {
       throw corrupt("an impact entry names a document that does not exist")
     }
-    for list in postings.termLists.buffer where list != UInt32.max && Int(list) >= postings.lists.count {
-      throw corrupt("a term points past the posting lists")
-    }
+    // The term ranks must be those of the presence bits, and count exactly the lists.
+    let ranks = TypePostings.makeRankDirectory(postings.termPresence.buffer)
+    guard ranks.count == postings.termRanks.count,
+      ranks.elementsEqual(postings.termRanks.buffer),
+      postings.termPresence.buffer.reduce(0, { $0 + $1.nonzeroBitCount }) == postings.lists.count
+    else { throw corrupt("the term table of a type is damaged") }
     let dataLimit = postings.bytes.count - PostingBlock.padding
-    let bitmapCount = postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
+    let bitmapCount =
+      postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
     let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
     defer { scratch.deallocate() }
-    for list in postings.lists.buffer {
+    guard postings.bitmapLists.count == bitmapCount else {
+      throw corrupt("bitmap tables of mismatched sizes")
+    }
+    for index in 0..<postings.bitmapLists.count {
+      guard Int(postings.bitmapLists[index]) < postings.lists.count,
+        index == 0 || postings.bitmapLists[index] > postings.bitmapLists[index - 1]
+      else { throw corrupt("the bitmap table is damaged") }
+    }
+    for (listIndex, list) in postings.lists.buffer.enumerated() {
       let blockCount = Int(list.blockCount)
-      guard blockCount >= 1, Int(list.documentFrequency) <= documentCount,
-        list.bitmap == UInt32.max || Int(list.bitmap) < bitmapCount
-      else { throw corrupt("a posting list header is damaged") }
+      guard blockCount >= 1, Int(list.documentFrequency) <= documentCount else {
+        throw corrupt("a posting list header is damaged")
+      }
       if blockCount > 1 {
         guard Int(list.firstBlock) + blockCount <= postings.blockLastDocuments.count else {
           throw corrupt("a posting list points past the block table")
@@ -55,10 +70,12 @@ struct PostingsValidator {
       var total = 0
       for block in 0..<blockCount {
         let offset =
-          blockCount > 1 ? Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) : Int(list.dataOffset)
+          blockCount > 1
+          ? Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) : Int(list.dataOffset)
         let positionOffset =
           blockCount > 1
-          ? Int(postings.blockPositionOffsets[Int(list.firstBlock) + block]) : Int(list.positionOffset)
+          ? Int(postings.blockPositionOffsets[Int(list.firstBlock) + block])
+          : Int(list.positionOffset)
         guard offset + 2 + fieldCount <= dataLimit, positionOffset < postings.positions.count else {
           throw corrupt("a posting block lies outside the postings")
         }
@@ -72,15 +89,21 @@ struct PostingsValidator {
           guard width <= 32 else { throw corrupt("a posting block has a bad bit width") }
           size += BitPacking.byteCount(count: count, width: width)
         }
-        guard offset + size <= dataLimit else { throw corrupt("a posting block runs past the postings") }
+        guard offset + size <= dataLimit else {
+          throw corrupt("a posting block runs past the postings")
+        }
         BitPacking.unpack(
           from: UnsafeRawPointer(header + 2 + fieldCount), count: count, width: documentWidth,
           into: scratch)
         for slot in 0..<count {
           previous += Int64(scratch[slot]) + 1
         }
-        guard previous < Int64(documentCount) else { throw corrupt("a posting names a document that does not exist") }
-        if blockCount > 1 && Int64(postings.blockLastDocuments[Int(list.firstBlock) + block]) != previous {
+        guard previous < Int64(documentCount) else {
+          throw corrupt("a posting names a document that does not exist")
+        }
+        if blockCount > 1
+          && Int64(postings.blockLastDocuments[Int(list.firstBlock) + block]) != previous
+        {
           throw corrupt("a block's last document does not match its postings")
         }
         total += count
@@ -88,9 +111,9 @@ struct PostingsValidator {
       guard total == Int(list.documentFrequency) else {
         throw corrupt("a posting list's length does not match its document frequency")
       }
-      if list.bitmap != UInt32.max {
+      if let bitmap = postings.bitmapIndex(ofList: listIndex) {
         // Random access ranks documents by their bitmap; it must agree with the list.
-        let words = postings.bitmaps.base + Int(list.bitmap) * postings.bitmapWordCount
+        let words = postings.bitmaps.base + bitmap * postings.bitmapWordCount
         var bits = 0
         for word in 0..<postings.bitmapWordCount { bits += words[word].nonzeroBitCount }
         guard bits == total else { throw corrupt("a bitmap does not match its posting list") }

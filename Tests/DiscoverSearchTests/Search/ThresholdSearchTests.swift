@@ -1,5 +1,5 @@
-import Testing
 import SyntheticCorpus
+import Testing
 
 @testable import DiscoverSearch
 
@@ -18,7 +18,9 @@ import SyntheticCorpus
     }
     let generated = mix.makeQueries(count: 300, seed: 11).map(\.text)
     // Stop words and their pairs and triples: the queries the impact orders are for.
-    let frequent = ["the", "a", "to", "the a", "a the", "to the a", "the fyp", "🔥", "🔥 the", "my the to"]
+    let frequent = [
+      "the", "a", "to", "the a", "a the", "to the a", "the fyp", "🔥", "🔥 the", "my the to",
+    ]
     return (try! writer.makeIndex(), frequent + generated)
   }()
 

@@ -202,7 +202,8 @@ enum EmojiNames {
           cicu_char_name(codePoint, $0.baseAddress, Int32($0.count))
         }
         guard length > 0 else { continue }
-        let name = String(decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = String(
+          decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let words = name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
           .map(String.init).filter { !skippedWords.contains($0) }
         if !words.isEmpty {

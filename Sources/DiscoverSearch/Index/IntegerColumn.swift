@@ -1,0 +1,95 @@
+/// Non-negative integers stored in the narrowest width (1, 2, 4 or 8 bytes) that holds the
+/// largest of them: view counts that all fit in 32 bits take 4 bytes each, not 8.
+struct IntegerColumn: Sendable {
+  /// Bytes per value: 1, 2, 4 or 8.
+  let width: Int
+  /// The values, `width` bytes each, little-endian.
+  let storage: Column<UInt8>
+  let count: Int
+
+  /// Packs `values` (all 0 or more).
+  init(_ values: [Int]) {
+    precondition(values.allSatisfy { $0 >= 0 }, "IntegerColumn holds non-negative values")
+    let maximum = values.max() ?? 0
+    let width =
+      maximum <= Int(UInt8.max)
+      ? 1 : maximum <= Int(UInt16.max) ? 2 : maximum <= Int(UInt32.max) ? 4 : 8
+    var bytes = [UInt8](repeating: 0, count: values.count * width)
+    bytes.withUnsafeMutableBytes { raw in
+      for (index, value) in values.enumerated() {
+        switch width {
+        case 1: raw.storeBytes(of: UInt8(value), toByteOffset: index, as: UInt8.self)
+        case 2:
+          raw.storeBytes(of: UInt16(value).littleEndian, toByteOffset: index * 2, as: UInt16.self)
+        case 4:
+          raw.storeBytes(of: UInt32(value).littleEndian, toByteOffset: index * 4, as: UInt32.self)
+        default:
+          raw.storeBytes(of: UInt64(value).littleEndian, toByteOffset: index * 8, as: UInt64.self)
+        }
+      }
+    }
+    self.width = width
+    storage = Column(bytes)
+    count = values.count
+  }
+
+  /// Restores a column read from disk; `nil` when the parts do not fit together.
+  init?(width: Int, storage: Column<UInt8>) {
+    guard [1, 2, 4, 8].contains(width), storage.count % width == 0 else { return nil }
+    self.width = width
+    self.storage = storage
+    count = storage.count / width
+  }
+
+  /// Value `index`.
+  @inline(__always)
+  subscript(index: Int) -> Int {
+    assert(index >= 0 && index < count)
+    let raw = UnsafeRawPointer(storage.base)
+    switch width {
+    case 1: return Int(raw.load(fromByteOffset: index, as: UInt8.self))
+    case 2:
+      return Int(
+        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)))
+    case 4:
+      return Int(
+        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+    default:
+      return Int(
+        truncatingIfNeeded: UInt64(
+          littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
+    }
+  }
+
+  var byteCount: Int { storage.byteCount }
+}
+
+/// Optional dates, as seconds after the earliest date of the column plus one (0 for
+/// unknown), packed in an ``IntegerColumn``: four bytes a date for any span under 136 years.
+struct DateColumn: Sendable {
+  /// The earliest date, in seconds since 1970.
+  let base: Int64
+  let offsets: IntegerColumn
+
+  /// Packs seconds since 1970 (`nil` for unknown).
+  init(_ seconds: [Int64?]) {
+    let base = seconds.compactMap { $0 }.min() ?? 0
+    self.base = base
+    offsets = IntegerColumn(seconds.map { $0.map { Int($0 - base) + 1 } ?? 0 })
+  }
+
+  init(base: Int64, offsets: IntegerColumn) {
+    self.base = base
+    self.offsets = offsets
+  }
+
+  /// Seconds since 1970 of date `index`, or `nil` when unknown.
+  @inline(__always)
+  subscript(index: Int) -> Int64? {
+    let offset = offsets[index]
+    return offset == 0 ? nil : base + Int64(offset - 1)
+  }
+
+  var count: Int { offsets.count }
+  var byteCount: Int { offsets.byteCount + 8 }
+}
