@@ -36,6 +36,13 @@ struct PostingsEncoder {
   /// back to the block-max scan. The eighth costs one byte per posting of those terms.
   static let impactListLength = 4096
   static let impactListFraction = 8
+  /// Terms in at least this many documents but without a bitmap keep a short impact order
+  /// of ``shortImpactListLength`` postings: a one-word search for them reads its top hits
+  /// there instead of scoring thousands of postings whose block bounds rarely prune
+  /// (almost every block holds one short title with the word). Shorter lists are cheap to
+  /// scan whole.
+  static let shortImpactListMinimum = 256
+  static let shortImpactListLength = 64
 
   let fieldCount: Int
   let documentCount: Int
@@ -61,6 +68,7 @@ struct PostingsEncoder {
   private var bitmaps = UnsafeGrowableBuffer<UInt64>(capacity: 1 << 10)
   private var bitmapLists = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var rankDirectory = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 10)
+  private var impactLists = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var impactStarts = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var impactDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
   private var impactValues = UnsafeGrowableBuffer<Float>(capacity: 1 << 12)
@@ -222,7 +230,12 @@ struct PostingsEncoder {
         bitmaps[base + Int(document >> 6)] |= 1 << UInt64(document & 63)
       }
       appendRankDirectory(bitmapBase: base, words: words)
-      appendImpactOrder()
+      appendImpactOrder(
+        length: max(
+          PostingsEncoder.impactListLength,
+          listDocuments.count / PostingsEncoder.impactListFraction))
+    } else if listDocuments.count >= PostingsEncoder.shortImpactListMinimum {
+      appendImpactOrder(length: PostingsEncoder.shortImpactListLength)
     }
     var info = PostingListInfo(
       documentFrequency: UInt32(listDocuments.count), firstBlock: 0,
@@ -255,12 +268,12 @@ struct PostingsEncoder {
     directory.withUnsafeBufferPointer { rankDirectory.append(contentsOf: $0) }
   }
 
-  /// The list's first ``impactListLength`` postings by impact (descending, ties by
-  /// document ascending), for the threshold algorithm.
-  private mutating func appendImpactOrder() {
+  /// The list's first `length` postings by impact (descending, ties by document
+  /// ascending), for the threshold algorithm.
+  private mutating func appendImpactOrder(length: Int) {
+    impactLists.append(UInt32(lists.count))
     let count = listDocuments.count
-    let kept = min(
-      count, max(PostingsEncoder.impactListLength, count / PostingsEncoder.impactListFraction))
+    let kept = min(count, length)
     // The impact of the kept-th best posting, by quickselect on a copy (Hoare, "Algorithm
     // 65: Find", CACM 1961): O(n) instead of sorting the whole list.
     let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
@@ -346,7 +359,7 @@ struct PostingsEncoder {
       blockFieldMaxima: blockFieldMaxima.makeColumn(), bytes: bytes.makeColumn(),
       positions: positions.makeColumn(), bitmaps: bitmaps.makeColumn(),
       bitmapLists: bitmapLists.makeColumn(), rankDirectory: rankDirectory.makeColumn(),
-      impactStarts: impactStarts.makeColumn(),
+      impactLists: impactLists.makeColumn(), impactStarts: impactStarts.makeColumn(),
       impactDocuments: impactDocuments.makeColumn(), impactValues: impactValues.makeColumn(),
       impactWeights: impactWeights)
     lists.deallocate()
@@ -360,6 +373,7 @@ struct PostingsEncoder {
     bitmaps.deallocate()
     bitmapLists.deallocate()
     rankDirectory.deallocate()
+    impactLists.deallocate()
     impactStarts.deallocate()
     impactDocuments.deallocate()
     impactValues.deallocate()

@@ -72,10 +72,13 @@ final class TypePostings: Sendable {
   /// For each bitmap, the number of set bits before each run of ``rankBlockWords`` words
   /// (`rankBlockCount` entries per bitmap).
   let rankDirectory: Column<UInt32>
-  /// For the list of bitmap `i`, its best postings by impact are
-  /// `impactDocuments[impactStarts[i]..<impactStarts[i + 1]]`, with their impacts (the
-  /// pre-saturation BM25F weight `x` under ``impactWeights``) in `impactValues`; sorted by
-  /// impact descending, then document ascending.
+  /// The lists that have an impact order, ascending. For list `impactLists[i]`, its best
+  /// postings by impact are `impactDocuments[impactStarts[i]..<impactStarts[i + 1]]`, with
+  /// their impacts (the pre-saturation BM25F weight `x` under ``impactWeights``) in
+  /// `impactValues`; sorted by impact descending, then document ascending. Frequent terms
+  /// (those with bitmaps) keep a long head, medium ones a short one (see
+  /// ``PostingsEncoder``).
+  let impactLists: Column<UInt32>
   let impactStarts: Column<UInt32>
   let impactDocuments: Column<UInt32>
   let impactValues: Column<Float>
@@ -92,7 +95,7 @@ final class TypePostings: Sendable {
     blockDataOffsets: Column<UInt32>, blockPositionOffsets: Column<UInt32>,
     blockFieldMaxima: Column<Float16>, bytes: Column<UInt8>, positions: Column<UInt8>,
     bitmaps: Column<UInt64>, bitmapLists: Column<UInt32>, rankDirectory: Column<UInt32>,
-    impactStarts: Column<UInt32>,
+    impactLists: Column<UInt32>, impactStarts: Column<UInt32>,
     impactDocuments: Column<UInt32>, impactValues: Column<Float>, impactWeights: SIMD4<Float>
   ) {
     self.fieldCount = fieldCount
@@ -110,6 +113,7 @@ final class TypePostings: Sendable {
     self.bitmaps = bitmaps
     self.bitmapLists = bitmapLists
     self.rankDirectory = rankDirectory
+    self.impactLists = impactLists
     self.impactStarts = impactStarts
     self.impactDocuments = impactDocuments
     self.impactValues = impactValues
@@ -129,6 +133,22 @@ final class TypePostings: Sendable {
       if bitmapLists[middle] < target { low = middle + 1 } else { high = middle }
     }
     return low < bitmapLists.count && bitmapLists[low] == target ? low : nil
+  }
+
+  /// The range of list `list`'s impact order in ``impactDocuments``, if it has one.
+  ///
+  /// - Complexity: O(log n) for n lists with impact orders.
+  @inline(__always)
+  func impactRange(ofList list: Int) -> Range<Int>? {
+    var low = 0
+    var high = impactLists.count
+    let target = UInt32(list)
+    while low < high {
+      let middle = (low + high) >> 1
+      if impactLists[middle] < target { low = middle + 1 } else { high = middle }
+    }
+    guard low < impactLists.count && impactLists[low] == target else { return nil }
+    return Int(impactStarts[low])..<Int(impactStarts[low + 1])
   }
 
   /// Rank directory entries per bitmap.
@@ -204,7 +224,8 @@ final class TypePostings: Sendable {
       + blockLastDocuments.byteCount + blockDataOffsets.byteCount
       + blockPositionOffsets.byteCount + blockFieldMaxima.byteCount + bytes.byteCount
       + positions.byteCount + bitmaps.byteCount + bitmapLists.byteCount + rankDirectory.byteCount
-      + impactStarts.byteCount + impactDocuments.byteCount + impactValues.byteCount
+      + impactLists.byteCount + impactStarts.byteCount + impactDocuments.byteCount
+      + impactValues.byteCount
   }
 }
 

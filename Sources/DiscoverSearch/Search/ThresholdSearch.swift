@@ -17,7 +17,8 @@
 /// stop, it gives up (`nil`) and the caller scans instead.
 struct ThresholdSearch {
   private struct Alternative {
-    var bitmap: UnsafePointer<UInt64>
+    /// The list's bitmap; only a lone term may lack one (its hits need no random access).
+    var bitmap: UnsafePointer<UInt64>?
     var bitmapIndex: Int
     var list: PostingListInfo
     var documents: UnsafePointer<UInt32>
@@ -39,8 +40,13 @@ struct ThresholdSearch {
   /// Alternatives of group `g` are `groupStarts[g]..<groupStarts[g + 1]`.
   private var groupStarts: [Int] = [0]
 
-  /// Prepares the search, or returns `nil` when some alternative has no impact list or the
-  /// field weights differ from those the impacts were computed with.
+  /// Whether the query is one term with one alternative: hits are scored from their
+  /// impacts, and the count is the document frequency.
+  private var isSingleTerm: Bool { alternatives.count == 1 }
+
+  /// Prepares the search, or returns `nil` when it does not apply: some alternative has no
+  /// impact order, or (for several terms or alternatives) no bitmap for random access, or
+  /// the field weights differ from those the impacts were computed with.
   init?(partition: TypePartition, scorer: BM25F, groups: [TermPlan]) {
     let postings = partition.postings
     guard scorer.weights == postings.impactWeights, !groups.isEmpty else { return nil }
@@ -48,20 +54,22 @@ struct ThresholdSearch {
     self.scorer = scorer
     typeIndex = UInt8(partition.type.index)
     fieldCount = partition.fieldCount
+    let isSingle = groups.count == 1 && groups[0].alternatives.count == 1
     for group in groups {
       guard !group.alternatives.isEmpty else { return nil }
       for alternative in group.alternatives {
         let list = postings.lists[alternative.listIndex]
-        guard let bitmap = postings.bitmapIndex(ofList: alternative.listIndex) else { return nil }
-        let start = Int(postings.impactStarts[bitmap])
-        let end = Int(postings.impactStarts[bitmap + 1])
-        guard end > start else { return nil }
+        guard let range = postings.impactRange(ofList: alternative.listIndex), !range.isEmpty
+        else { return nil }
+        let bitmap = postings.bitmapIndex(ofList: alternative.listIndex)
+        guard bitmap != nil || isSingle else { return nil }
         alternatives.append(
           Alternative(
-            bitmap: postings.bitmaps.base + bitmap * postings.bitmapWordCount,
-            bitmapIndex: bitmap, list: list, documents: postings.impactDocuments.base + start,
-            impacts: postings.impactValues.base + start, count: end - start,
-            isComplete: end - start == Int(list.documentFrequency), idf: alternative.idf,
+            bitmap: bitmap.map { postings.bitmaps.base + $0 * postings.bitmapWordCount },
+            bitmapIndex: bitmap ?? -1, list: list,
+            documents: postings.impactDocuments.base + range.lowerBound,
+            impacts: postings.impactValues.base + range.lowerBound, count: range.count,
+            isComplete: range.count == Int(list.documentFrequency), idf: alternative.idf,
             weight: alternative.weight))
       }
       groupStarts.append(alternatives.count)
@@ -109,7 +117,16 @@ struct ThresholdSearch {
         return nil
       }
       let document = alternatives[next].documents[alternatives[next].position]
+      let impact = alternatives[next].impacts[alternatives[next].position]
       alternatives[next].position += 1
+      if isSingleTerm {
+        // Each document appears once, and its impact is its whole score.
+        let alternative = alternatives[0]
+        let score = alternative.weight * (alternative.idf * scorer.saturate(impact))
+        let hit = Hit(score: score, document: document, coverage: coverage)
+        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+        continue
+      }
       guard seen.insert(document) else { continue }
       if let score = score(document) {
         let hit = Hit(score: score, document: document, coverage: coverage)
@@ -175,9 +192,9 @@ struct ThresholdSearch {
       var isPresent = false
       for index in groupStarts[group]..<groupStarts[group + 1] {
         let alternative = alternatives[index]
-        guard alternative.bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0 else {
-          continue
-        }
+        guard let bitmap = alternative.bitmap,
+          bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0
+        else { continue }
         isPresent = true
         let x = weightedFrequency(of: document, in: alternative)
         best = max(best, alternative.weight * (alternative.idf * scorer.saturate(x)))
@@ -221,6 +238,7 @@ struct ThresholdSearch {
   /// Documents matching every group: popcount of the AND over groups of the OR of their
   /// alternatives' bitmaps.
   private func countMatches() -> Int {
+    if isSingleTerm { return Int(alternatives[0].list.documentFrequency) }
     let words = postings.bitmapWordCount
     let groupCount = groupStarts.count - 1
     var total = 0
@@ -229,7 +247,7 @@ struct ThresholdSearch {
       for group in 0..<groupCount {
         var any: UInt64 = 0
         for index in groupStarts[group]..<groupStarts[group + 1] {
-          any |= alternatives[index].bitmap[word]
+          any |= alternatives[index].bitmap![word]
         }
         bits &= any
       }

@@ -90,6 +90,7 @@ extension IndexSnapshot {
       try writer.append(postings.bitmaps)
       try writer.append(postings.bitmapLists)
       try writer.append(postings.rankDirectory)
+      try writer.append(postings.impactLists)
       try writer.append(postings.impactStarts)
       try writer.append(postings.impactDocuments)
       try writer.append(postings.impactValues)
@@ -166,7 +167,7 @@ extension IndexSnapshot {
         blockPositionOffsets: try reader.column(), blockFieldMaxima: try reader.column(),
         bytes: try reader.column(), positions: try reader.column(), bitmaps: try reader.column(),
         bitmapLists: try reader.column(), rankDirectory: try reader.column(),
-        impactStarts: try reader.column(),
+        impactLists: try reader.column(), impactStarts: try reader.column(),
         impactDocuments: try reader.column(), impactValues: try reader.column(),
         impactWeights: try Self.readWeights(&reader, path: path))
       let norms = try reader.column(UInt8.self)

@@ -26,13 +26,20 @@ struct PostingsValidator {
     let bitmapTotal =
       postings.bitmapWordCount == 0 ? 0 : postings.bitmaps.count / postings.bitmapWordCount
     guard postings.rankDirectory.count == bitmapTotal * postings.rankBlockCount,
-      postings.impactStarts.count == bitmapTotal + 1, postings.impactStarts[0] == 0,
-      Int(postings.impactStarts[bitmapTotal]) == postings.impactDocuments.count,
+      postings.impactStarts.count == postings.impactLists.count + 1,
+      postings.impactStarts[0] == 0,
+      Int(postings.impactStarts[postings.impactLists.count]) == postings.impactDocuments.count,
       postings.impactValues.count == postings.impactDocuments.count
     else { throw corrupt("impact tables of mismatched sizes") }
-    for index in 0..<bitmapTotal
-    where postings.impactStarts[index] > postings.impactStarts[index + 1] {
-      throw corrupt("impact tables out of order")
+    for index in 0..<postings.impactLists.count {
+      guard postings.impactStarts[index] <= postings.impactStarts[index + 1],
+        Int(postings.impactLists[index]) < postings.lists.count,
+        index == 0 || postings.impactLists[index] > postings.impactLists[index - 1]
+      else { throw corrupt("impact tables out of order") }
+      let length = Int(postings.impactStarts[index + 1] - postings.impactStarts[index])
+      guard length <= Int(postings.lists[Int(postings.impactLists[index])].documentFrequency) else {
+        throw corrupt("an impact order is longer than its list")
+      }
     }
     for document in postings.impactDocuments.buffer where Int(document) >= documentCount {
       throw corrupt("an impact entry names a document that does not exist")
