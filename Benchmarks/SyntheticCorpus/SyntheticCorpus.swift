@@ -17,7 +17,7 @@ import Foundation
 ///
 /// ```swift
 /// let corpus = SyntheticCorpus(documentCount: 1_000_000, seed: 42)
-/// try corpus.forEachBatch(size: 10_000) { batch in try writer.add(contentsOf: batch) }
+/// try corpus.forEachBatch(size: 10_000) { batch in for document in batch { try writer.add(document) } }
 /// ```
 ///
 /// The text model, with the numbers behind it, is described on `Vocabulary`,

@@ -25,7 +25,7 @@ public enum CorpusErrorPolicy: Sendable, Hashable {
 ///
 /// ```swift
 /// let report = try CorpusLoader.forEachDocument(at: url, policy: .skip) { document in
-///   writer.add(document)
+///   try writer.add(document)
 /// }
 /// print("\(report.documentCount) documents, \(report.issueCount) bad lines")
 /// ```

@@ -1,8 +1,12 @@
 /// One document of any of the four content types.
 public enum Document: Sendable, Hashable {
+  /// A short video.
   case video(Video)
+  /// A creator account.
   case user(User)
+  /// A hashtag page.
   case hashtag(Hashtag)
+  /// A sound that videos use.
   case sound(Sound)
 
   /// The document's identifier.
@@ -28,9 +32,13 @@ public enum Document: Sendable, Hashable {
 
 /// The four content types a search can return; the app's `SearchResultType`.
 public enum SearchResultType: String, Sendable, Hashable, Codable, CaseIterable {
+  /// A ``Video``.
   case video
+  /// A ``User``.
   case user
+  /// A ``Hashtag``.
   case hashtag
+  /// A ``Sound``.
   case sound
 
   /// A dense index (0 to 3) for per-type arrays.

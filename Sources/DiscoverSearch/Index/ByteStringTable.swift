@@ -99,20 +99,26 @@ struct ByteStringTable: Sendable {
   @inline(__always)
   func find(_ key: UnsafeRawBufferPointer) -> UInt32? {
     if slots.isEmpty { return nil }
-    var slot = Self.hash(key) & mask
+    return probe(key, hash: Self.hash(key)).id
+  }
+
+  /// Looks `key` up, returning its id if present and otherwise the free slot where it
+  /// belongs.
+  @inline(__always)
+  private func probe(_ key: UnsafeRawBufferPointer, hash: Int) -> (id: UInt32?, slot: Int) {
+    var slot = hash & mask
     return slots.withUnsafeBufferPointer { slots in
       starts.withUnsafeBufferPointer { starts in
         arena.withUnsafeBytes { arena in
           while true {
             let entry = slots[slot]
-            if entry == 0 { return nil }
+            if entry == 0 { return (nil, slot) }
             let id = Int(entry - 1)
             let start = Int(starts[id])
-            let length = Int(starts[id + 1]) - start
-            if length == key.count
-              && (length == 0 || memcmp(arena.baseAddress! + start, key.baseAddress!, length) == 0)
+            if Int(starts[id + 1]) - start == key.count
+              && Self.bytesEqual(arena.baseAddress! + start, key.baseAddress, key.count)
             {
-              return UInt32(id)
+              return (UInt32(id), slot)
             }
             slot = (slot + 1) & mask
           }
@@ -121,18 +127,50 @@ struct ByteStringTable: Sendable {
     }
   }
 
+  /// Compares short byte strings eight bytes at a time, inline: terms are short, and a call
+  /// to `memcmp` costs more than the comparison.
+  @inline(__always)
+  private static func bytesEqual(
+    _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer?, _ count: Int
+  ) -> Bool {
+    guard count > 0, let rhs else { return true }
+    var offset = 0
+    while offset + 8 <= count {
+      if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        return false
+      }
+      offset += 8
+    }
+    while offset < count {
+      if lhs.load(fromByteOffset: offset, as: UInt8.self)
+        != rhs.load(fromByteOffset: offset, as: UInt8.self)
+      {
+        return false
+      }
+      offset += 1
+    }
+    return true
+  }
+
   /// The id of `key`, adding it if it is new.
   ///
   /// - Complexity: O(length of `key`) amortized.
   @inline(__always)
   mutating func intern(_ key: UnsafeRawBufferPointer) -> (id: UInt32, isNew: Bool) {
-    if let id = find(key) { return (id, false) }
+    if slots.isEmpty { grow() }
+    let hash = Self.hash(key)
+    var (found, slot) = probe(key, hash: hash)
+    if let found { return (found, false) }
     let id = UInt32(count)
     arena.append(contentsOf: key)
-    starts.append(UInt32(arena.count))
-    if count * 2 > slots.count { grow() }
-    var slot = Self.hash(key) & mask
-    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    // Past 4 GB the offsets wrap; the writer refuses to commit such a dictionary.
+    starts.append(UInt32(truncatingIfNeeded: arena.count))
+    if count * 2 > slots.count {
+      grow()
+      slot = probe(key, hash: hash).slot
+    }
     slots[slot] = id + 1
     return (id, true)
   }

@@ -154,6 +154,9 @@ struct StringColumnBuilder: Sendable {
 
   var count: Int { offsets.count - 1 }
 
+  /// Whether the text still fits the 32-bit offsets.
+  var fitsOffsets: Bool { bytes.count <= Int(UInt32.max) }
+
   func build() -> StringColumn {
     StringColumn(bytes: Column(bytes), offsets: Column(offsets))
   }

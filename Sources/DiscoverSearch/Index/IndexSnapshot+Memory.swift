@@ -10,7 +10,6 @@ extension IndexSnapshot {
   var memoryBreakdown: [(part: String, bytes: Int)] {
     var parts: [(String, Int)] = [
       ("term dictionary", terms.memoryBytes),
-      ("document id index", documentIndex.byteCount),
       ("video columns", videos.byteCount),
       ("user columns", users.byteCount),
       ("hashtag and sound columns", hashtags.byteCount + sounds.byteCount),

@@ -58,8 +58,22 @@ struct VideoColumns: Sendable {
   let sounds: Column<UInt32>
   let thumbnails: URLColumn
   /// Creator and sound ids that name no document in the index, kept so results still
-  /// report them: the video, whether it is the creator (0) or sound (1), and the id.
+  /// report them: the video, whether it is the creator or the sound, and the id. Sorted by
+  /// video.
   let unresolvedReferences: [UnresolvedReference]
+
+  /// The unresolved references of `video`, found by binary search.
+  func unresolvedReferences(of video: UInt32) -> ArraySlice<UnresolvedReference> {
+    var low = 0
+    var high = unresolvedReferences.count
+    while low < high {
+      let middle = (low + high) / 2
+      if unresolvedReferences[middle].video < video { low = middle + 1 } else { high = middle }
+    }
+    var end = low
+    while end < unresolvedReferences.count && unresolvedReferences[end].video == video { end += 1 }
+    return unresolvedReferences[low..<end]
+  }
 
   var byteCount: Int {
     viewCounts.byteCount + likeCounts.byteCount + createdAt.byteCount + creators.byteCount
@@ -119,13 +133,10 @@ final class IndexSnapshot: Sendable {
   let users: UserColumns
   let hashtags: HashtagColumns
   let sounds: SoundColumns
-  /// Finds documents by id.
-  let documentIndex: DocumentIDIndex
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
-    videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns,
-    documentIndex: DocumentIDIndex
+    videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns
   ) {
     self.configuration = configuration
     self.terms = terms
@@ -134,7 +145,6 @@ final class IndexSnapshot: Sendable {
     self.users = users
     self.hashtags = hashtags
     self.sounds = sounds
-    self.documentIndex = documentIndex
   }
 
   /// An index with no documents.
@@ -153,12 +163,6 @@ final class IndexSnapshot: Sendable {
   /// The bytes the index holds in memory: postings, dictionary, columns, stored text.
   var memoryBytes: Int {
     partitions.reduce(0) { $0 + $1.byteCount } + terms.memoryBytes + videos.byteCount
-      + users.byteCount + hashtags.byteCount + sounds.byteCount + documentIndex.byteCount
-  }
-
-  /// Where the document with `id` is.
-  func location(ofID id: String) -> (type: SearchResultType, document: DocID)? {
-    var id = id
-    return id.withUTF8 { documentIndex.location(of: $0, in: partitions) }
+      + users.byteCount + hashtags.byteCount + sounds.byteCount
   }
 }

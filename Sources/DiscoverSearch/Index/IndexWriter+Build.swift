@@ -8,6 +8,13 @@ extension IndexWriter {
   ///
   /// - Complexity: O(t + v) for t tokens and v distinct terms.
   func makeSnapshot() throws -> IndexSnapshot {
+    let textColumns =
+      builders.flatMap { [$0.ids, $0.titles] } + [userDisplayNames, soundArtists]
+    guard textColumns.allSatisfy(\.fitsOffsets), terms.arena.count <= Int(UInt32.max) else {
+      throw SearchError(
+        .invalidArgument,
+        "the stored text exceeds 4 GB in one column; split the collection into several indexes")
+    }
     let termCount = terms.count
     let userCount = builders[SearchResultType.user.index].documentCount
     let videoCount = builders[SearchResultType.video.index].documentCount
@@ -56,8 +63,7 @@ extension IndexWriter {
       videoCounts: IntegerColumn(soundVideos), artists: soundArtists.build())
     return IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
-      users: users, hashtags: hashtags, sounds: soundColumns,
-      documentIndex: DocumentIDIndex(partitions: partitions))
+      users: users, hashtags: hashtags, sounds: soundColumns)
   }
 
   /// The document of `type` with `id`, if there is one.

@@ -232,21 +232,31 @@ public struct IndexWriter {
     builders[builder].norms.append(FieldLength.code(for: Int(length)))
     let tokenCount = stream.tokens.count
     guard tokenCount > 0 else { return }
-    do {
-      let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
-      for token in stream.tokens {
-        let key = UnsafeRawBufferPointer(
-          rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
-        let (term, isNew) = terms.intern(key)
-        if isNew { plainWordCounts.append(0) }
-        if token.kind == .word {
-          plainWordCounts[Int(term)] &+= 1
-          totalPlainWords += 1
-        }
-        builders[builder].entries.append(
-          PostingEntry(term: term, document: document, field: field, position: token.position))
-      }
+    // Work on local arrays (moved out, not copied): appending through `builders[builder]`
+    // checks uniqueness of two arrays per token.
+    var entries = builders[builder].entries
+    builders[builder].entries = []
+    var counts = plainWordCounts
+    plainWordCounts = []
+    defer {
+      builders[builder].entries = entries
+      plainWordCounts = counts
     }
+    let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
+    var plainWords = 0
+    for token in stream.tokens {
+      let key = UnsafeRawBufferPointer(
+        rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
+      let (term, isNew) = terms.intern(key)
+      if isNew { counts.append(0) }
+      if token.kind == .word {
+        counts[Int(term)] &+= 1
+        plainWords += 1
+      }
+      entries.append(
+        PostingEntry(term: term, document: document, field: field, position: token.position))
+    }
+    totalPlainWords += plainWords
   }
 
   /// The (term, position) pairs of the last `count` tokens appended, packed for the

@@ -58,11 +58,11 @@ struct PostingsEncoder {
   private var termLists: UnsafeMutablePointer<UInt32>
   private let termCount: Int
   private var lists = UnsafeGrowableBuffer<PostingListInfo>(capacity: 1 << 12)
-  private var listFieldMaxima = UnsafeGrowableBuffer<Float16>(capacity: 1 << 14)
+  private var listFieldMaxima = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 14)
   private var blockLastDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
   private var blockDataOffsets = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
   private var blockPositionOffsets = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
-  private var blockFieldMaxima = UnsafeGrowableBuffer<Float16>(capacity: 1 << 14)
+  private var blockFieldMaxima = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 14)
   private var bytes = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 16)
   private var positions = UnsafeGrowableBuffer<UInt8>(capacity: 1 << 16)
   private var bitmaps = UnsafeGrowableBuffer<UInt64>(capacity: 1 << 10)
@@ -79,7 +79,7 @@ struct PostingsEncoder {
   private var listBlockLasts = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var listBlockData = UnsafeGrowableBuffer<UInt32>(capacity: 64)
   private var listBlockPositions = UnsafeGrowableBuffer<UInt32>(capacity: 64)
-  private var listBlockMaxima = UnsafeGrowableBuffer<Float16>(capacity: 256)
+  private var listBlockMaxima = UnsafeGrowableBuffer<UInt8>(capacity: 256)
   private var previousBlockLast: Int64 = -1
   // The block being filled: documents, then frequencies field-major (field * capacity + slot).
   private let blockDocuments: UnsafeMutablePointer<UInt32>
@@ -201,10 +201,11 @@ struct PostingsEncoder {
         blockFrequencies + field &* PostingBlock.capacity, count: blockCount,
         width: Int(widths[field]), into: &bytes)
     }
-    // Round bounds up (a hair beyond, then to half precision) so that no evaluation order
+    // Round bounds up (a hair beyond, then to the next code) so that no evaluation order
     // can make a score exceed them.
     for field in 0..<fieldCount {
-      listBlockMaxima.append(maxima[field] == 0 ? 0 : Float16(roundingUp: maxima[field].nextUp))
+      listBlockMaxima.append(
+        BoundCode.code(roundingUp: maxima[field] == 0 ? 0 : maxima[field].nextUp))
     }
     listBlockLasts.append(last)
     listBlockData.append(dataOffset)
@@ -248,7 +249,7 @@ struct PostingsEncoder {
       blockFieldMaxima.append(contentsOf: listBlockMaxima.buffer)
     }
     for field in 0..<fieldCount {
-      var maximum: Float16 = 0
+      var maximum: UInt8 = 0
       for block in 0..<blockCount {
         maximum = max(maximum, listBlockMaxima[block &* fieldCount &+ field])
       }
@@ -282,15 +283,17 @@ struct PostingsEncoder {
     let cut = PostingsEncoder.select(values, count: count, rank: kept - 1)
     // Postings above the cut, sorted; then those at the cut in document order (the list is
     // in document order already), until `kept` are taken.
-    var above: [(impact: Float, document: UInt32)] = []
+    // Impacts are non-negative, so their bit patterns order like the values: a key of
+    // (inverted impact bits, document) sorts by impact descending, then document ascending.
+    var above: [UInt64] = []
     above.reserveCapacity(kept)
     for index in 0..<count where listImpacts[index] > cut {
-      above.append((listImpacts[index], listDocuments[index]))
+      above.append(UInt64(~listImpacts[index].bitPattern) << 32 | UInt64(listDocuments[index]))
     }
-    above.sort { $0.impact != $1.impact ? $0.impact > $1.impact : $0.document < $1.document }
-    for entry in above {
-      impactDocuments.append(entry.document)
-      impactValues.append(entry.impact)
+    above.sort()
+    for key in above {
+      impactDocuments.append(UInt32(truncatingIfNeeded: key))
+      impactValues.append(Float(bitPattern: ~UInt32(key >> 32)))
     }
     var taken = above.count
     var index = 0

@@ -52,15 +52,14 @@ final class TypePostings: Sendable {
   let termRanks: Column<UInt32>
   let lists: Column<PostingListInfo>
   /// For each list and field, the largest `termFrequency * inverseNormalization` of any of
-  /// its postings: the list's score bound per field (see ``BM25F``), as half-precision
-  /// floats rounded up.
-  let listFieldMaxima: Column<Float16>
+  /// its postings: the list's score bound per field (see ``BM25F``), as ``BoundCode``s.
+  let listFieldMaxima: Column<UInt8>
   /// Block tables, for lists of two or more blocks: the last document of each block (for
   /// skipping), where its bytes and positions start, and its score bound per field.
   let blockLastDocuments: Column<UInt32>
   let blockDataOffsets: Column<UInt32>
   let blockPositionOffsets: Column<UInt32>
-  let blockFieldMaxima: Column<Float16>
+  let blockFieldMaxima: Column<UInt8>
   /// Every block's bytes, with ``PostingBlock/padding`` bytes at the end.
   let bytes: Column<UInt8>
   /// Positions, per posting and field with a nonzero frequency: variable-byte gaps.
@@ -91,9 +90,9 @@ final class TypePostings: Sendable {
   init(
     fieldCount: Int, documentCount: Int, termPresence: Column<UInt64>, termRanks: Column<UInt32>,
     lists: Column<PostingListInfo>,
-    listFieldMaxima: Column<Float16>, blockLastDocuments: Column<UInt32>,
+    listFieldMaxima: Column<UInt8>, blockLastDocuments: Column<UInt32>,
     blockDataOffsets: Column<UInt32>, blockPositionOffsets: Column<UInt32>,
-    blockFieldMaxima: Column<Float16>, bytes: Column<UInt8>, positions: Column<UInt8>,
+    blockFieldMaxima: Column<UInt8>, bytes: Column<UInt8>, positions: Column<UInt8>,
     bitmaps: Column<UInt64>, bitmapLists: Column<UInt32>, rankDirectory: Column<UInt32>,
     impactLists: Column<UInt32>, impactStarts: Column<UInt32>,
     impactDocuments: Column<UInt32>, impactValues: Column<Float>, impactWeights: SIMD4<Float>
@@ -229,13 +228,42 @@ final class TypePostings: Sendable {
   }
 }
 
-extension Float16 {
-  /// The smallest half-precision value at or above `value`: a score bound stored in half
-  /// precision must never drop below the bound it stands for.
-  @inline(__always)
-  init(roundingUp value: Float) {
-    let nearest = Float16(value)
-    self = Float(nearest) >= value ? nearest : nearest.nextUp
+/// Score bounds in one byte: a geometric scale with 5% steps, always rounded up.
+///
+/// A block's bound per field (the largest normalized term frequency in it) only has to be
+/// an upper bound; 5% of slack costs little pruning, and one byte instead of four keeps the
+/// block tables small. Code 0 is 0; codes 1 to 254 cover 0.005 to about 1,150 (0.005 ·
+/// 1.05^253), far beyond a normalized frequency in a title or description; code 255 is
+/// infinity, which ``BM25F/bound(fieldMaxima:idf:)`` treats as the saturation limit.
+enum BoundCode {
+  private static let smallest: Float = 0.005
+  private static let ratio: Float = 1.05
+
+  /// The value each code stands for.
+  static let values: [Float] = (0..<256).map { code -> Float in
+    switch code {
+    case 0: 0
+    case 255: .infinity
+    default: smallest * pow(ratio, Float(code - 1))
+    }
+  }
+
+  /// ``values`` in memory that lives as long as the process, for hot loops to read through
+  /// a plain pointer.
+  nonisolated(unsafe) static let table: UnsafePointer<Float> = {
+    let table = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+    for code in 0..<256 { table[code] = values[code] }
+    return UnsafePointer(table)
+  }()
+
+  /// The smallest code whose value is at least `value`.
+  static func code(roundingUp value: Float) -> UInt8 {
+    guard value > 0 else { return 0 }
+    guard value.isFinite else { return 255 }
+    var code = max(1, min(254, Int((log(value / smallest) / log(ratio)).rounded(.down))))
+    while code > 1 && values[code - 1] >= value { code -= 1 }
+    while code < 255 && values[code] < value { code += 1 }
+    return UInt8(code)
   }
 }
 
@@ -252,3 +280,9 @@ struct DocID: Hashable, Sendable, Comparable {
   init(_ rawValue: UInt32) { self.rawValue = rawValue }
   static func < (lhs: DocID, rhs: DocID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

@@ -3,10 +3,28 @@
 /// Each type has at most four fields; a field's ``slot`` is its place in that type's
 /// per-posting term frequencies and per-document lengths.
 public enum SearchField: String, Sendable, Hashable, Codable, CaseIterable {
-  case videoTitle, videoDescription, videoHashtags, videoCreator
-  case userUsername, userDisplayName, userBio
-  case hashtagName, hashtagDescription
-  case soundTitle, soundArtist
+  /// ``Video/title``.
+  case videoTitle
+  /// ``Video/description``.
+  case videoDescription
+  /// ``Video/hashtags``: each tag, its words and its parts.
+  case videoHashtags
+  /// The username and display name of the video's creator.
+  case videoCreator
+  /// ``User/username``, as a mention and its words.
+  case userUsername
+  /// ``User/displayName``.
+  case userDisplayName
+  /// ``User/bio``.
+  case userBio
+  /// ``Hashtag/name``, as a tag and its words.
+  case hashtagName
+  /// ``Hashtag/description``.
+  case hashtagDescription
+  /// ``Sound/title``.
+  case soundTitle
+  /// ``Sound/artist``.
+  case soundArtist
 
   /// The content type the field belongs to.
   public var type: SearchResultType {

@@ -1,6 +1,6 @@
 /// The Discover search segments: which kinds of results a search returns.
 public enum SearchTab: String, Sendable, Hashable, Codable, CaseIterable {
-  /// A blend of every type: cards for strong user, hashtag and sound matches, videos after.
+  /// Every type, merged in one ranking by score.
   case top
   /// Accounts only.
   case users

@@ -29,6 +29,8 @@ struct BM25F {
   let inverseNormalization: UnsafePointer<Float>
   /// Length codes per document and field.
   let norms: UnsafePointer<UInt8>
+  /// ``BoundCode/table``, held here so bounds read it without a lazy-global check.
+  let boundValues: UnsafePointer<Float>
 
   init(partition: TypePartition, k1: Float, weights: SIMD4<Float>) {
     self.k1 = k1
@@ -36,6 +38,7 @@ struct BM25F {
     self.weights = weights
     inverseNormalization = partition.inverseNormalization.base
     norms = partition.norms.base
+    boundValues = BoundCode.table
   }
 
   /// The inverse document frequency of a term in `documentFrequency` of `documentCount`
@@ -91,9 +94,14 @@ struct BM25F {
   /// An upper bound of the score of any document whose per-field normalized frequencies are
   /// at most `fieldMaxima` (a block's or a list's bound; see ``PostingsEncoder``).
   @inline(__always)
-  func bound(fieldMaxima: UnsafePointer<Float16>, idf: Float) -> Float {
+  func bound(fieldMaxima: UnsafePointer<UInt8>, idf: Float) -> Float {
     var x: Float = 0
-    for field in 0..<fieldCount { x += weights[field] * Float(fieldMaxima[field]) }
+    for field in 0..<fieldCount where weights[field] > 0 {
+      x += weights[field] * boundValues[Int(fieldMaxima[field])]
+    }
+    // An unbounded field (code 255) bounds the saturation at its limit, k1 + 1; computing
+    // ∞ / ∞ would give NaN, and NaN compares false against every threshold.
+    guard x.isFinite else { return idf * (k1 + 1) }
     return idf * saturate(x)
   }
 }

@@ -1,7 +1,7 @@
 /// Query-time ranking settings.
 public struct RankingOptions: Sendable, Hashable {
-  /// BM25's term-frequency saturation `k1` (default 1.2; see ``BM25F``). Larger values let
-  /// repeated words count for longer.
+  /// BM25's term-frequency saturation `k1` (default 1.2; see <doc:Ranking>). Larger values
+  /// let repeated words count for longer; values outside 0.01...100 are clamped.
   public var k1: Float
   /// Field weights that replace ``SearchField/defaultWeight`` for the fields given.
   public var fieldWeights: [SearchField: Float]
@@ -19,11 +19,14 @@ public struct RankingOptions: Sendable, Hashable {
   func weights(for type: SearchResultType) -> SIMD4<Float> {
     var weights = SIMD4<Float>.zero
     for field in SearchField.fields(of: type) {
-      weights[field.slot] = max(fieldWeights[field] ?? field.defaultWeight, 0)
+      let weight = fieldWeights[field] ?? field.defaultWeight
+      weights[field.slot] = weight.isFinite ? max(weight, 0) : field.defaultWeight
     }
     return weights
   }
 
   /// `k1`, kept in a sane range (a negative or huge k1 would break the bounds' monotonicity).
-  var clampedK1: Float { min(max(k1, 0), 100) }
+  /// `k1` kept in 0.01...100 (1.2 when not a number): the saturation `x(k1 + 1)/(k1 + x)`
+  /// is 0/0 at `k1 = 0` for a document whose weighted fields are all zero.
+  var clampedK1: Float { k1.isFinite ? min(max(k1, 0.01), 100) : 1.2 }
 }

@@ -181,7 +181,7 @@ extension IndexSnapshot {
         soundID = sounds.ids.string(at: Int(sound))
         soundTitle = sounds.titles.string(at: Int(sound))
       }
-      for reference in videos.unresolvedReferences where reference.video == hit.document {
+      for reference in videos.unresolvedReferences(of: hit.document) {
         if reference.isSound { soundID = reference.id } else { creatorID = reference.id }
       }
       thumbnail = videos.thumbnails.url(at: document, id: id)

@@ -22,7 +22,7 @@ struct PostingCursor {
   private let blockDataOffsets: UnsafePointer<UInt32>
   private let blockPositionOffsets: UnsafePointer<UInt32>
   /// The score bound of each block and field (of the whole list when it has one block).
-  let fieldMaxima: UnsafePointer<Float16>
+  let fieldMaxima: UnsafePointer<UInt8>
   /// Scratch for the current block's document ids (``PostingBlock/capacity`` values).
   private let documents: UnsafeMutablePointer<UInt32>
 
@@ -60,12 +60,12 @@ struct PostingCursor {
   @inline(__always) var blockCount: Int { Int(list.blockCount) }
 
   /// The score bounds per field of the current block.
-  @inline(__always) var blockFieldMaxima: UnsafePointer<Float16> {
+  @inline(__always) var blockFieldMaxima: UnsafePointer<UInt8> {
     list.blockCount > 1 ? fieldMaxima + max(block, 0) * fieldCount : fieldMaxima
   }
 
   /// The score bounds per field of block `block`.
-  @inline(__always) func fieldMaxima(ofBlock block: Int) -> UnsafePointer<Float16> {
+  @inline(__always) func fieldMaxima(ofBlock block: Int) -> UnsafePointer<UInt8> {
     list.blockCount > 1 ? fieldMaxima + block * fieldCount : fieldMaxima
   }
 

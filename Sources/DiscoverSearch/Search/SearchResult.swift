@@ -18,54 +18,128 @@ public struct SearchResult: Sendable, Hashable, Identifiable {
   public var highlights: [HighlightRange]
   /// The ranking score (comparable within one response).
   public var score: Double
+
+  /// Creates a result (for previews and tests; searches make their own).
+  public init(
+    id: String, type: SearchResultType, title: String, subtitle: String? = nil,
+    thumbnailURL: String? = nil, metadata: SearchResultMetadata,
+    highlights: [HighlightRange] = [], score: Double = 0
+  ) {
+    self.id = id
+    self.type = type
+    self.title = title
+    self.subtitle = subtitle
+    self.thumbnailURL = thumbnailURL
+    self.metadata = metadata
+    self.highlights = highlights
+    self.score = score
+  }
 }
 
 /// Typed details of a ``SearchResult``, replacing the app's untyped `[String: Any]`.
 public enum SearchResultMetadata: Sendable, Hashable {
+  /// Details of a video.
   case video(VideoMetadata)
+  /// Details of a user.
   case user(UserMetadata)
+  /// Details of a hashtag.
   case hashtag(HashtagMetadata)
+  /// Details of a sound.
   case sound(SoundMetadata)
 }
 
 /// Details of a video hit.
 public struct VideoMetadata: Sendable, Hashable {
+  /// How many times the video was watched.
   public var viewCount: Int
+  /// How many likes it has.
   public var likeCount: Int
+  /// When it was posted, to the second.
   public var createdAt: Date?
-  /// The creator's id, and username when the creator is in the index.
+  /// The creator's id.
   public var creatorID: String?
+  /// The creator's username, when the creator is in the index.
   public var creatorUsername: String?
-  /// The sound's id, and title when the sound is in the index.
+  /// The sound's id.
   public var soundID: String?
+  /// The sound's title, when the sound is in the index.
   public var soundTitle: String?
+
+  /// Creates video details.
+  public init(
+    viewCount: Int = 0, likeCount: Int = 0, createdAt: Date? = nil, creatorID: String? = nil,
+    creatorUsername: String? = nil, soundID: String? = nil, soundTitle: String? = nil
+  ) {
+    self.viewCount = viewCount
+    self.likeCount = likeCount
+    self.createdAt = createdAt
+    self.creatorID = creatorID
+    self.creatorUsername = creatorUsername
+    self.soundID = soundID
+    self.soundTitle = soundTitle
+  }
 }
 
 /// Details of a user hit.
 public struct UserMetadata: Sendable, Hashable {
+  /// The name shown on the profile.
   public var displayName: String?
+  /// How many accounts follow this one.
   public var followerCount: Int
   /// How many of the user's videos the index holds.
   public var videoCount: Int
+  /// Whether the account is verified.
   public var isVerified: Bool
+
+  /// Creates user details.
+  public init(
+    displayName: String? = nil, followerCount: Int = 0, videoCount: Int = 0,
+    isVerified: Bool = false
+  ) {
+    self.displayName = displayName
+    self.followerCount = followerCount
+    self.videoCount = videoCount
+    self.isVerified = isVerified
+  }
 }
 
 /// Details of a hashtag hit.
 public struct HashtagMetadata: Sendable, Hashable {
+  /// Total views of the videos using the tag.
   public var viewCount: Int
+  /// How many videos use the tag.
   public var videoCount: Int
+
+  /// Creates hashtag details.
+  public init(viewCount: Int = 0, videoCount: Int = 0) {
+    self.viewCount = viewCount
+    self.videoCount = videoCount
+  }
 }
 
 /// Details of a sound hit.
 public struct SoundMetadata: Sendable, Hashable {
+  /// The performer or the account that made the sound.
   public var artist: String?
+  /// How many videos use the sound.
   public var videoCount: Int
+
+  /// Creates sound details.
+  public init(artist: String? = nil, videoCount: Int = 0) {
+    self.artist = artist
+    self.videoCount = videoCount
+  }
 }
 
 /// A matched span of a result's title, in UTF-8 byte offsets.
 public struct HighlightRange: Sendable, Hashable {
   /// The span's UTF-8 offsets in the title.
   public var utf8Offsets: Range<Int>
+
+  /// Creates a span from UTF-8 offsets.
+  public init(utf8Offsets: Range<Int>) {
+    self.utf8Offsets = utf8Offsets
+  }
 
   /// The span as a range of `title`'s indices (the title the range was computed for).
   public func range(in title: String) -> Range<String.Index>? {
@@ -79,9 +153,13 @@ public struct HighlightRange: Sendable, Hashable {
 
 /// How many documents of each type match, for the tab badges.
 public struct FacetCounts: Sendable, Hashable {
+  /// Matching videos.
   public var videos: Int
+  /// Matching users.
   public var users: Int
+  /// Matching hashtags.
   public var hashtags: Int
+  /// Matching sounds.
   public var sounds: Int
 
   /// Creates counts.

@@ -19,7 +19,7 @@
 enum IndexFile {
   static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
   /// Bumped whenever the section order or any layout changes.
-  static let formatVersion: UInt32 = 5
+  static let formatVersion: UInt32 = 7
   static let byteOrderMark: UInt32 = 0x0102_0304
   static let headerSize = 16
   static let footerSize = 32

@@ -46,7 +46,8 @@ extension IndexSnapshot {
         .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
     }
     let finalPath = directory.appendingPathComponent(IndexFile.fileName).path
-    let temporaryPath = finalPath + ".tmp-\(getpid())"
+    // Unique per save, so two saves into one directory never write the same file.
+    let temporaryPath = finalPath + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     var writer = try IndexFileWriter(path: temporaryPath)
     do {
       try write(to: &writer)
@@ -123,7 +124,6 @@ extension IndexSnapshot {
     try writer.append(hashtags.videoCounts)
     try writer.append(sounds.videoCounts)
     try writer.append(sounds.artists)
-    try writer.append(documentIndex.slots)
   }
 
   private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<
@@ -219,8 +219,10 @@ extension IndexSnapshot {
     }
     var unresolved: [UnresolvedReference] = []
     for index in 0..<unresolvedVideos.count {
-      guard Int(unresolvedVideos[index]) < videoCount else {
-        throw corrupt("a reference points past the videos")
+      guard Int(unresolvedVideos[index]) < videoCount,
+        index == 0 || unresolvedVideos[index] >= unresolvedVideos[index - 1]
+      else {
+        throw corrupt("a reference points past the videos or is out of order")
       }
       unresolved.append(
         UnresolvedReference(
@@ -244,14 +246,9 @@ extension IndexSnapshot {
       videoCounts: try reader.integers(), artists: try reader.strings())
     guard soundColumns.videoCounts.count == soundCount, soundColumns.artists.count == soundCount
     else { throw corrupt("the sound columns do not match the sound count") }
-    let slots = try reader.column(UInt32.self)
-    guard slots.count == 0 || (slots.count >= 16 && slots.count & (slots.count - 1) == 0),
-      slots.count >= partitions.reduce(0, { $0 + $1.documentCount })
-    else { throw corrupt("the document id index is damaged") }
     guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
     return IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
-      users: users, hashtags: hashtags, sounds: soundColumns,
-      documentIndex: DocumentIDIndex(slots: slots))
+      users: users, hashtags: hashtags, sounds: soundColumns)
   }
 }
