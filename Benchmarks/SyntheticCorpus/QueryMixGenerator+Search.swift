@@ -65,13 +65,13 @@ extension QueryMixGenerator {
   ///   - seed: Chooses the queries.
   /// - Returns: Search queries in random order.
   /// - Complexity: O(count + total length of the sampled titles).
-  public func makeQueries(count: Int, seed: UInt64) -> [GeneratedQuery] {
+  public func makeQueries(count: Int, seed: UInt64) -> [QuerySpec] {
     makeLabeledQueries(count: count, seed: seed).map(\.query)
   }
 
   /// ``makeQueries(count:seed:)`` with the kind each query was made as.
   func makeLabeledQueries(count: Int, seed: UInt64)
-    -> [(category: SearchCategory, query: GeneratedQuery)]
+    -> [(category: SearchCategory, query: QuerySpec)]
   {
     precondition(count >= 0, "query count must not be negative, got \(count)")
     var generator = Xoshiro256StarStar(seed: seed)
@@ -90,7 +90,7 @@ extension QueryMixGenerator {
     return (0..<count).map { index in
       var text = makeSearchText(categories[index], nonLatinWords: nonLatinWords, using: &generator)
       if text.allSatisfy(\.isWhitespace) { text = QueryText.makeNonsenseToken(using: &generator) }
-      let query = GeneratedQuery(kind: .search, text: text, tab: tabs[index], limit: limits[index])
+      let query = QuerySpec(kind: .search, text: text, tab: tabs[index], limit: limits[index])
       return (categories[index], query)
     }
   }

@@ -43,13 +43,13 @@ extension QueryMixGenerator {
   ///   - seed: Chooses the requests.
   /// - Returns: Suggest queries in random order.
   /// - Complexity: O(count).
-  public func makeSuggestQueries(count: Int, seed: UInt64) -> [GeneratedQuery] {
+  public func makeSuggestQueries(count: Int, seed: UInt64) -> [QuerySpec] {
     makeLabeledSuggestQueries(count: count, seed: seed).map(\.query)
   }
 
   /// ``makeSuggestQueries(count:seed:)`` with the kind each request was made as.
   func makeLabeledSuggestQueries(count: Int, seed: UInt64)
-    -> [(category: SuggestCategory, query: GeneratedQuery)]
+    -> [(category: SuggestCategory, query: QuerySpec)]
   {
     precondition(count >= 0, "query count must not be negative, got \(count)")
     var generator = Xoshiro256StarStar(seed: seed ^ 0x5355_4747_4553_5453)  // "SUGGESTS"
@@ -59,7 +59,7 @@ extension QueryMixGenerator {
     return categories.map { category in
       var text = makeSuggestText(category, using: &generator)
       if text.allSatisfy(\.isWhitespace) { text = QueryText.makeNonsenseToken(using: &generator) }
-      return (category, GeneratedQuery(kind: .suggest, text: text, tab: .top, limit: 10))
+      return (category, QuerySpec(kind: .suggest, text: text, tab: .top, limit: 10))
     }
   }
 

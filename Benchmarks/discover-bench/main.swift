@@ -28,9 +28,7 @@ func runBenchmark() throws -> Bool {
   if let url = options.queries {
     queries = try QueryFile.load(at: url)
   } else {
-    queries = indexing.queryMix.makeQueries(count: options.queryCount, seed: options.seed).map {
-      QuerySpec(kind: .search, text: $0.text, tab: $0.tab, limit: $0.limit)
-    }
+    queries = indexing.queryMix.makeQueries(count: options.queryCount, seed: options.seed)
   }
   if let url = options.writeQueries { try QueryFile.write(queries, to: url) }
   let searchQueries = queries.filter { $0.kind == .search }
@@ -61,10 +59,11 @@ func runBenchmark() throws -> Bool {
   if options.showsMemory {
     print("index memory by part:")
     for (part, bytes) in index.memoryBreakdown {
-      print(
-        String(
-          format: "  %-34@ %8.1f MB  %6.1f bytes/doc", part as NSString, Double(bytes) / 1_048_576,
-          Double(bytes) / Double(max(indexing.documentCount, 1))))
+      let name = part.padding(toLength: 34, withPad: " ", startingAt: 0)
+      let megabytes = String(format: "%8.1f MB", Double(bytes) / 1_048_576)
+      let perDocument = String(
+        format: "%6.1f bytes/doc", Double(bytes) / Double(max(indexing.documentCount, 1)))
+      print("  \(name) \(megabytes)  \(perDocument)")
     }
   }
   if options.slowestCount > 0 {

@@ -16,23 +16,6 @@ enum BitPacking {
     (count * width + 7) >> 3
   }
 
-  /// Appends `values`, each `width` bits, least significant bits first.
-  static func pack(_ values: UnsafeBufferPointer<UInt32>, width: Int, into output: inout [UInt8]) {
-    guard width > 0 else { return }
-    var accumulator: UInt64 = 0
-    var filled = 0
-    for value in values {
-      accumulator |= UInt64(value) << UInt64(filled)
-      filled += width
-      while filled >= 8 {
-        output.append(UInt8(truncatingIfNeeded: accumulator))
-        accumulator >>= 8
-        filled -= 8
-      }
-    }
-    if filled > 0 { output.append(UInt8(truncatingIfNeeded: accumulator)) }
-  }
-
   /// Appends `count` values, each `width` bits, least significant bits first.
   @inline(__always)
   static func pack(
@@ -89,16 +72,6 @@ enum BitPacking {
 
 /// Variable-byte integers (7 bits a byte, high bit set on all but the last), for positions.
 enum VariableByte {
-  @inline(__always)
-  static func append(_ value: UInt32, to output: inout [UInt8]) {
-    var value = value
-    while value >= 0x80 {
-      output.append(UInt8(truncatingIfNeeded: value) | 0x80)
-      value >>= 7
-    }
-    output.append(UInt8(value))
-  }
-
   @inline(__always)
   static func append(_ value: UInt32, to output: inout UnsafeGrowableBuffer<UInt8>) {
     var value = value

@@ -62,7 +62,8 @@ extension IndexWriter {
     let soundColumns = SoundColumns(
       videoCounts: IntegerColumn(soundVideos), artists: soundArtists.build())
     return IndexSnapshot(
-      configuration: configuration, terms: terms, partitions: partitions, videos: videos,
+      configuration: configuration, terms: terms.makeTable(), partitions: partitions,
+      videos: videos,
       users: users, hashtags: hashtags, sounds: soundColumns)
   }
 
@@ -86,7 +87,7 @@ extension IndexWriter {
     var index = [UInt32](repeating: UInt32.max, count: terms.count)
     var parts: [UInt32] = []
     guard totalPlainWords > 0 else { return (index, parts) }
-    let counts = plainWordCounts
+    let counts = terms.wordCounts()
     let table = terms
     // In a small corpus every word counts; in a large one, a word seen once is likely a
     // typo or a name and makes bad splits.
@@ -236,15 +237,18 @@ extension IndexWriter {
     starts[termCount] = total
     let sorted = UnsafeMutablePointer<PostingEntry>.allocate(capacity: max(total, 1))
     defer { sorted.deallocate() }
+    // Both passes read entries in document order, so the norms are read in order too.
     for entry in main {
       let term = Int(entry.term)
-      sorted[cursors[term]] = entry
+      sorted[cursors[term]] = entry.withNorm(
+        norms[Int(entry.document) &* fieldCount &+ entry.field])
       cursors[term] &+= 1
     }
     for term in 0..<termCount { cursors[term] = mainEnds[term] }
     for entry in extras {
       let term = Int(entry.term)
-      sorted[cursors[term]] = entry
+      sorted[cursors[term]] = entry.withNorm(
+        norms[Int(entry.document) &* fieldCount &+ entry.field])
       cursors[term] &+= 1
     }
 
@@ -252,7 +256,7 @@ extension IndexWriter {
     for field in SearchField.fields(of: type) { impactWeights[field.slot] = field.defaultWeight }
     var encoder = PostingsEncoder(
       fieldCount: fieldCount, documentCount: documentCount, termCount: termCount,
-      inverseNormalization: inverseNormalization, norms: norms, impactWeights: impactWeights)
+      inverseNormalization: inverseNormalization, impactWeights: impactWeights)
     var occurrences = UnsafeGrowableBuffer<UInt32>(capacity: 1024)
     defer { occurrences.deallocate() }
     for term in 0..<termCount {

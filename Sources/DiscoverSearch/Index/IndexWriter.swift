@@ -16,10 +16,9 @@ public struct IndexWriter {
   /// The index ``commit()`` publishes to.
   let target: DiscoverIndex?
 
-  var terms = ByteStringTable(capacity: 1 << 10)
-  /// Occurrences of each term as a word of running text (titles, descriptions, names), the
-  /// vocabulary hashtags are split with.
-  var plainWordCounts: [UInt32] = []
+  var terms = TermInterner()
+  /// Occurrences of all words of running text (titles, descriptions, names), the vocabulary
+  /// hashtags are split with; ``TermInterner`` counts each word.
   var totalPlainWords = 0
   var documentIDs = ByteStringTable(capacity: 1 << 10)
   var documentLocations: [UInt32] = []
@@ -232,27 +231,19 @@ public struct IndexWriter {
     builders[builder].norms.append(FieldLength.code(for: Int(length)))
     let tokenCount = stream.tokens.count
     guard tokenCount > 0 else { return }
-    // Work on local arrays (moved out, not copied): appending through `builders[builder]`
+    // Work on a local array (moved out, not copied): appending through `builders[builder]`
     // checks uniqueness of two arrays per token.
     var entries = builders[builder].entries
     builders[builder].entries = []
-    var counts = plainWordCounts
-    plainWordCounts = []
-    defer {
-      builders[builder].entries = entries
-      plainWordCounts = counts
-    }
+    defer { builders[builder].entries = entries }
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     var plainWords = 0
     for token in stream.tokens {
       let key = UnsafeRawBufferPointer(
         rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
-      let (term, isNew) = terms.intern(key)
-      if isNew { counts.append(0) }
-      if token.kind == .word {
-        counts[Int(term)] &+= 1
-        plainWords += 1
-      }
+      let isWord = token.kind == .word
+      let term = terms.intern(key, isWord: isWord)
+      if isWord { plainWords += 1 }
       entries.append(
         PostingEntry(term: term, document: document, field: field, position: token.position))
     }

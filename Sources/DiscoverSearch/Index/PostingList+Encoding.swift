@@ -1,11 +1,20 @@
-/// One token occurrence, as the writer collects them: the term, the document, and the field
-/// and position packed into one word (field in the top 2 bits).
+/// One token occurrence, as the writer collects them: the term, the document, and the field,
+/// the field's length code and the position packed into one word.
+///
+/// ```
+/// fieldPosition: [field: 2 bits] [length code: 8 bits] [position: 22 bits]
+/// ```
+/// The writer leaves the length code 0; inversion fills it in while it sorts entries by term
+/// (reading the norms in document order), so that encoding never reads the norms at random.
 struct PostingEntry: Sendable, BitwiseCopyable {
   var term: UInt32
   var document: UInt32
   var fieldPosition: UInt32
 
-  static let positionMask: UInt32 = (1 << 30) - 1
+  /// Positions at or beyond this are stored as it (fields stop at 65,536 tokens long
+  /// before).
+  static let positionMask: UInt32 = (1 << 22) - 1
+  static let normShift: UInt32 = 22
 
   @inline(__always)
   init(term: UInt32, document: UInt32, field: Int, position: UInt32) {
@@ -16,6 +25,15 @@ struct PostingEntry: Sendable, BitwiseCopyable {
 
   @inline(__always) var field: Int { Int(fieldPosition >> 30) }
   @inline(__always) var position: UInt32 { fieldPosition & PostingEntry.positionMask }
+
+  /// The entry with its field's length code set.
+  @inline(__always)
+  func withNorm(_ code: UInt8) -> PostingEntry {
+    var entry = self
+    entry.fieldPosition =
+      fieldPosition & ~(0xFF << PostingEntry.normShift) | UInt32(code) << PostingEntry.normShift
+    return entry
+  }
 }
 
 /// Encodes the postings of one content type, list by list, into a ``TypePostings``.
@@ -51,9 +69,6 @@ struct PostingsEncoder {
   private let inverseNormalization: UnsafeMutablePointer<Float>
   /// The field weights impacts are computed with (the defaults of ``SearchField``).
   private let impactWeights: SIMD4<Float>
-  /// Norm codes, `documentCount * fieldCount`, document-major; owned by the caller and
-  /// valid while encoding.
-  private let norms: UnsafePointer<UInt8>
 
   private var termLists: UnsafeMutablePointer<UInt32>
   private let termCount: Int
@@ -84,19 +99,21 @@ struct PostingsEncoder {
   // The block being filled: documents, then frequencies field-major (field * capacity + slot).
   private let blockDocuments: UnsafeMutablePointer<UInt32>
   private let blockFrequencies: UnsafeMutablePointer<UInt32>
+  /// Each posting's `termFrequency * inverseNormalization` per field, field-major, for the
+  /// block's score bounds.
+  private let blockValues: UnsafeMutablePointer<Float>
   private var blockCount = 0
   private var blockPositionStart = 0
 
   init(
     fieldCount: Int, documentCount: Int, termCount: Int, inverseNormalization: [[Float]],
-    norms: UnsafePointer<UInt8>, impactWeights: SIMD4<Float>
+    impactWeights: SIMD4<Float>
   ) {
     self.fieldCount = fieldCount
     self.impactWeights = impactWeights
     impactStarts.append(0)
     self.documentCount = documentCount
     self.termCount = termCount
-    self.norms = norms
     self.inverseNormalization = .allocate(capacity: fieldCount * 256)
     for field in 0..<fieldCount {
       for code in 0..<256 {
@@ -107,6 +124,7 @@ struct PostingsEncoder {
     termLists.update(repeating: UInt32.max, count: max(termCount, 1))
     blockDocuments = .allocate(capacity: PostingBlock.capacity)
     blockFrequencies = .allocate(capacity: PostingBlock.capacity * SearchField.maximumFieldsPerType)
+    blockValues = .allocate(capacity: PostingBlock.capacity * SearchField.maximumFieldsPerType)
   }
 
   /// Starts the list of a new term.
@@ -125,35 +143,45 @@ struct PostingsEncoder {
 
   /// Adds one document's occurrences of the current term.
   ///
-  /// - Parameter fieldPositions: The occurrences as `PostingEntry.fieldPosition` values,
-  ///   sorted ascending (so by field, then position) and without duplicates.
+  /// - Parameter fieldPositions: The occurrences as `PostingEntry.fieldPosition` values with
+  ///   their length codes set, sorted ascending (so by field, then position) and without
+  ///   duplicates.
   @inline(__always)
   mutating func addPosting(document: UInt32, fieldPositions: UnsafeBufferPointer<UInt32>) {
     if blockCount == PostingBlock.capacity { flushBlock() }
     let slot = blockCount
     blockDocuments[slot] = document
-    for field in 0..<fieldCount { blockFrequencies[field &* PostingBlock.capacity &+ slot] = 0 }
+    var frequencies = SIMD4<UInt32>.zero
+    var normCodes = SIMD4<UInt8>.zero
     var previousField = -1
     var previousPosition: UInt32 = 0
     for value in fieldPositions {
       let field = Int(value >> 30)
       let position = value & PostingEntry.positionMask
-      blockFrequencies[field &* PostingBlock.capacity &+ slot] &+= 1
+      frequencies[field] &+= 1
       if field != previousField {
         previousField = field
         previousPosition = 0
+        normCodes[field] = UInt8(truncatingIfNeeded: value >> PostingEntry.normShift)
       }
       VariableByte.append(position &- previousPosition, to: &positions)
       previousPosition = position
     }
-    var frequencies = SIMD4<UInt32>.zero
     for field in 0..<fieldCount {
-      frequencies[field] = blockFrequencies[field &* PostingBlock.capacity &+ slot]
+      let frequency = frequencies[field]
+      blockFrequencies[field &* PostingBlock.capacity &+ slot] = frequency
+      blockValues[field &* PostingBlock.capacity &+ slot] =
+        frequency == 0
+        ? 0 : Float(frequency) * inverseNormalization[field &* 256 &+ Int(normCodes[field])]
     }
     listImpacts.append(
-      BM25F.weightedFrequency(
-        frequencies: frequencies, normCodes: norms + Int(document) &* fieldCount,
-        fieldCount: fieldCount, weights: impactWeights, inverseNormalization: inverseNormalization))
+      withUnsafeBytes(of: normCodes) { codes in
+        BM25F.weightedFrequency(
+          frequencies: frequencies,
+          normCodes: codes.baseAddress!.assumingMemoryBound(to: UInt8.self),
+          fieldCount: fieldCount, weights: impactWeights,
+          inverseNormalization: inverseNormalization)
+      })
     blockCount &+= 1
     listDocuments.append(document)
   }
@@ -161,18 +189,13 @@ struct PostingsEncoder {
   private mutating func flushBlock() {
     guard blockCount > 0 else { return }
     let dataOffset = UInt32(truncatingIfNeeded: bytes.count)
-    // Score bounds first, while blockDocuments still holds documents (then gaps replace them).
+    // Score bounds: the largest normalized frequency per field among the block's postings.
     var maxima = SIMD4<Float>.zero
-    for index in 0..<blockCount {
-      let normBase = Int(blockDocuments[index]) &* fieldCount
-      for field in 0..<fieldCount {
-        let frequency = blockFrequencies[field &* PostingBlock.capacity &+ index]
-        if frequency > 0 {
-          let value =
-            Float(frequency) * inverseNormalization[field &* 256 &+ Int(norms[normBase &+ field])]
-          maxima[field] = max(maxima[field], value)
-        }
-      }
+    for field in 0..<fieldCount {
+      let values = blockValues + field &* PostingBlock.capacity
+      var maximum: Float = 0
+      for index in 0..<blockCount { maximum = max(maximum, values[index]) }
+      maxima[field] = maximum
     }
     var maximumGap: UInt32 = 0
     var previous = previousBlockLast
@@ -390,6 +413,7 @@ struct PostingsEncoder {
     inverseNormalization.deallocate()
     blockDocuments.deallocate()
     blockFrequencies.deallocate()
+    blockValues.deallocate()
     return postings
   }
 }

@@ -1,0 +1,147 @@
+/// The writer's term dictionary, tuned for interning one token after another.
+///
+/// Like ``ByteStringTable`` it gives each distinct term a dense id and keeps the bytes in one
+/// arena, but each 16-byte slot also holds a hash tag with the term's length and its first
+/// eight bytes. Most terms are at most eight bytes, so a lookup usually reads one slot and
+/// nothing else: for a term seen rarely, that is one cache miss instead of three (slot,
+/// offsets, arena). A commit turns it into a compact ``ByteStringTable`` for the snapshot.
+struct TermInterner {
+  private struct Slot {
+    /// The hash's high bits, bit 7 set, and the term's length in the low 7 bits; 0 when
+    /// the slot is free.
+    var tag: UInt32
+    var id: UInt32
+    /// The term's first eight bytes, little-endian, zero-padded.
+    var prefix: UInt64
+    /// How often the term occurred as a word of running text (kept here, on the cache line
+    /// the lookup already read, rather than in an array by id).
+    var wordCount: UInt32 = 0
+  }
+
+  private(set) var arena: [UInt8] = []
+  private(set) var starts: [UInt32] = [0]
+  private var slots: [Slot]
+  private var mask: Int
+
+  /// The number of distinct terms.
+  var count: Int { starts.count - 1 }
+
+  init() {
+    slots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: 0), count: 1 << 12)
+    mask = slots.count - 1
+  }
+
+  @inline(__always)
+  private static func tag(hash: Int, length: Int) -> UInt32 {
+    UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) & ~0x7F | 0x80 | UInt32(length & 0x7F)
+  }
+
+  @inline(__always)
+  private static func prefix(of key: UnsafeRawBufferPointer) -> UInt64 {
+    if key.count >= 8 { return key.loadUnaligned(as: UInt64.self) }
+    var value: UInt64 = 0
+    for index in 0..<key.count { value |= UInt64(key[index]) << UInt64(index * 8) }
+    return value
+  }
+
+  /// Terms are at most ``Tokenizer/maximumTokenBytes`` long; the tag holds 7 bits of length.
+  @inline(__always)
+  private func probe(_ key: UnsafeRawBufferPointer, hash: Int, tag: UInt32, prefix: UInt64)
+    -> (id: UInt32?, slot: Int)
+  {
+    var slot = hash & mask
+    return slots.withUnsafeBufferPointer { slots in
+      while true {
+        let candidate = slots[slot]
+        if candidate.tag == 0 { return (nil, slot) }
+        if candidate.tag == tag && candidate.prefix == prefix
+          && (key.count <= 8 || restMatches(candidate.id, key))
+        {
+          return (candidate.id, slot)
+        }
+        slot = (slot + 1) & mask
+      }
+    }
+  }
+
+  /// Whether bytes 8 onward of term `id` equal those of `key` (same length, known).
+  private func restMatches(_ id: UInt32, _ key: UnsafeRawBufferPointer) -> Bool {
+    let start = Int(starts[Int(id)])
+    return arena.withUnsafeBytes { arena in
+      guard Int(starts[Int(id) + 1]) - start == key.count else { return false }
+      return UnsafeRawBufferPointer(rebasing: arena[(start + 8)..<(start + key.count)])
+        .elementsEqual(UnsafeRawBufferPointer(rebasing: key[8...]))
+    }
+  }
+
+  /// The id of `key`, adding it if it is new; counts it as a word of running text when
+  /// `isWord`.
+  ///
+  /// - Complexity: O(length of `key`) amortized.
+  @inline(__always)
+  mutating func intern(_ key: UnsafeRawBufferPointer, isWord: Bool = false) -> UInt32 {
+    let hash = ByteStringTable.hash(key)
+    let tag = Self.tag(hash: hash, length: key.count)
+    let prefix = Self.prefix(of: key)
+    var (found, slot) = probe(key, hash: hash, tag: tag, prefix: prefix)
+    if let found {
+      if isWord { slots[slot].wordCount &+= 1 }
+      return found
+    }
+    let id = UInt32(count)
+    arena.append(contentsOf: key)
+    // Past 4 GB the offsets wrap; the writer refuses to commit such a dictionary.
+    starts.append(UInt32(truncatingIfNeeded: arena.count))
+    if count * 2 > slots.count {
+      grow()
+      slot = probe(key, hash: hash, tag: tag, prefix: prefix).slot
+    }
+    slots[slot] = Slot(tag: tag, id: id, prefix: prefix, wordCount: isWord ? 1 : 0)
+    return id
+  }
+
+  /// The id of `key`, if present.
+  func find(_ key: UnsafeRawBufferPointer) -> UInt32? {
+    let hash = ByteStringTable.hash(key)
+    return probe(
+      key, hash: hash, tag: Self.tag(hash: hash, length: key.count), prefix: Self.prefix(of: key)
+    ).id
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    var newSlots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: 0), count: size)
+    let newMask = size - 1
+    arena.withUnsafeBytes { arena in
+      for slot in slots where slot.tag != 0 {
+        let start = Int(starts[Int(slot.id)])
+        let end = Int(starts[Int(slot.id) + 1])
+        var index =
+          ByteStringTable.hash(UnsafeRawBufferPointer(rebasing: arena[start..<end])) & newMask
+        while newSlots[index].tag != 0 { index = (index + 1) & newMask }
+        newSlots[index] = slot
+      }
+    }
+    slots = newSlots
+    mask = newMask
+  }
+
+  /// Calls `body` with the bytes of term `id`.
+  func withBytes<R>(of id: UInt32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let start = Int(starts[Int(id)])
+    let end = Int(starts[Int(id) + 1])
+    return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+  }
+
+  /// How often each term occurred as a word of running text, by id.
+  func wordCounts() -> [UInt32] {
+    var counts = [UInt32](repeating: 0, count: count)
+    for slot in slots where slot.tag != 0 { counts[Int(slot.id)] = slot.wordCount }
+    return counts
+  }
+
+  /// The compact, lookup-only table a snapshot keeps.
+  func makeTable() -> ByteStringTable {
+    ByteStringTable(arena: arena, starts: starts)
+  }
+}
