@@ -127,13 +127,136 @@ struct ThresholdSearch {
         if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
         continue
       }
-      guard seen.insert(document) else { continue }
-      if let score = score(document) {
-        let hit = Hit(score: score, document: document, coverage: coverage)
+      // Read a batch from this list and score it together: the random accesses of a batch
+      // are independent, so their cache misses overlap instead of following one another.
+      // Reading a few entries more than needed never breaks the bound.
+      var batch = Batch()
+      if seen.insert(document) { batch.append(document, impact) }
+      while batch.count < Batch.capacity && alternatives[next].position < alternatives[next].count {
+        let position = alternatives[next].position
+        let more = alternatives[next].documents[position]
+        alternatives[next].position += 1
+        if seen.insert(more) { batch.append(more, alternatives[next].impacts[position]) }
+      }
+      scoreBatch(&batch, from: next)
+      for index in 0..<batch.count where batch.isMatch[index] {
+        let hit = Hit(
+          score: batch.scores[index], document: batch.documents[index], coverage: coverage)
         if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
       }
     }
     return TypeHits(hits: heap.sorted(), count: count)
+  }
+
+  /// Up to ``capacity`` documents scored together.
+  private struct Batch {
+    static let capacity = 16
+    var count = 0
+    var documents = [UInt32](repeating: 0, count: capacity)
+    /// The weighted frequency of each document in the list it was read from.
+    var impacts = [Float](repeating: 0, count: capacity)
+    var scores = [Float](repeating: 0, count: capacity)
+    var isMatch = [Bool](repeating: true, count: capacity)
+
+    mutating func append(_ document: UInt32, _ impact: Float) {
+      documents[count] = document
+      impacts[count] = impact
+      count += 1
+    }
+  }
+
+  /// Scores a batch: every document's exact score, or `isMatch` false when it misses a
+  /// group. Groups are summed in the same order as the scanning search, and the document's
+  /// weighted frequency in the list it was read from is its stored impact (computed by the
+  /// same function from the same frequencies and norms), so scores are bit-identical to the
+  /// scan's. Random accesses go in stages across the batch (membership, then rank and
+  /// block, then frequencies and norms), so that the loads of one stage do not wait on each
+  /// other. With a bitmap, a posting's index is the document's rank, and every block but
+  /// the last holds exactly 128 postings, so its block and slot follow.
+  private func scoreBatch(_ batch: inout Batch, from source: Int) {
+    let count = batch.count
+    var best = [Float](repeating: 0, count: count)
+    var present = [Bool](repeating: false, count: count)
+    var blocks = [Int](repeating: 0, count: count)
+    var slots = [Int](repeating: 0, count: count)
+    var offsets = [Int](repeating: 0, count: count)
+    for index in 0..<count {
+      batch.scores[index] = 0
+      batch.isMatch[index] = true
+    }
+    for group in 0..<(groupStarts.count - 1) {
+      for index in 0..<count {
+        best[index] = 0
+        present[index] = false
+      }
+      for alternativeIndex in groupStarts[group]..<groupStarts[group + 1] {
+        let alternative = alternatives[alternativeIndex]
+        if alternativeIndex == source {
+          for index in 0..<count {
+            present[index] = true
+            best[index] = max(
+              best[index],
+              alternative.weight * (alternative.idf * scorer.saturate(batch.impacts[index])))
+          }
+          continue
+        }
+        guard let bitmap = alternative.bitmap else { continue }
+        var members = [Bool](repeating: false, count: count)
+        // Stage 1: membership.
+        for index in 0..<count where batch.isMatch[index] {
+          let document = batch.documents[index]
+          members[index] = bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0
+        }
+        // Stage 2: rank, block and slot, and the block's offset.
+        let list = alternative.list
+        for index in 0..<count where members[index] {
+          let rank = postings.rank(of: batch.documents[index], inBitmap: alternative.bitmapIndex)
+          blocks[index] = rank >> 7
+          slots[index] = rank & (PostingBlock.capacity - 1)
+          offsets[index] =
+            list.blockCount > 1
+            ? Int(postings.blockDataOffsets[Int(list.firstBlock) + blocks[index]])
+            : Int(list.dataOffset)
+        }
+        // Stage 3: frequencies and norms.
+        for index in 0..<count where members[index] {
+          let x = frequencyAt(
+            offset: offsets[index], slot: slots[index], document: batch.documents[index])
+          present[index] = true
+          best[index] = max(
+            best[index], alternative.weight * (alternative.idf * scorer.saturate(x)))
+        }
+      }
+      for index in 0..<count {
+        if present[index] {
+          batch.scores[index] += best[index]
+        } else {
+          batch.isMatch[index] = false
+        }
+      }
+    }
+  }
+
+  /// The weighted frequency of the posting at `slot` of the block at byte `offset`.
+  @inline(__always)
+  private func frequencyAt(offset: Int, slot: Int, document: UInt32) -> Float {
+    let header = postings.bytes.base + offset
+    let count = Int(header[0]) + 1
+    var data =
+      UnsafeRawPointer(header + 2 + fieldCount)
+      + BitPacking.byteCount(count: count, width: Int(header[1]))
+    var frequencies = SIMD4<UInt32>.zero
+    for field in 0..<fieldCount {
+      let width = Int(header[2 + field])
+      if width > 0 {
+        frequencies[field] = BitPacking.value(at: slot, from: data, width: width)
+        data += BitPacking.byteCount(count: count, width: width)
+      }
+    }
+    return BM25F.weightedFrequency(
+      frequencies: frequencies, normCodes: scorer.norms + Int(document) * fieldCount,
+      fieldCount: fieldCount, weights: scorer.weights,
+      inverseNormalization: scorer.inverseNormalization)
   }
 
   /// Whether some group's lists are all complete and read, so every match was seen.
@@ -181,58 +304,6 @@ struct ThresholdSearch {
       x = alternative.impacts[alternative.count - 1]
     }
     return alternative.weight * (alternative.idf * scorer.saturate(x))
-  }
-
-  /// The exact score of `document`, or `nil` when it misses a group. Groups are summed in
-  /// the same order as the scanning search, so both give bit-identical scores.
-  private func score(_ document: UInt32) -> Float? {
-    var total: Float = 0
-    for group in 0..<(groupStarts.count - 1) {
-      var best: Float = 0
-      var isPresent = false
-      for index in groupStarts[group]..<groupStarts[group + 1] {
-        let alternative = alternatives[index]
-        guard let bitmap = alternative.bitmap,
-          bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0
-        else { continue }
-        isPresent = true
-        let x = weightedFrequency(of: document, in: alternative)
-        best = max(best, alternative.weight * (alternative.idf * scorer.saturate(x)))
-      }
-      guard isPresent else { return nil }
-      total += best
-    }
-    return total
-  }
-
-  /// Reads a document's frequencies in a list by rank: the posting's block and slot follow
-  /// from its index in the list, since every block but the last holds exactly 128.
-  @inline(__always)
-  private func weightedFrequency(of document: UInt32, in alternative: Alternative) -> Float {
-    let rank = postings.rank(of: document, inBitmap: alternative.bitmapIndex)
-    let block = rank >> 7
-    let slot = rank & (PostingBlock.capacity - 1)
-    let list = alternative.list
-    let offset =
-      list.blockCount > 1
-      ? Int(postings.blockDataOffsets[Int(list.firstBlock) + block]) : Int(list.dataOffset)
-    let header = postings.bytes.base + offset
-    let count = Int(header[0]) + 1
-    var data =
-      UnsafeRawPointer(header + 2 + fieldCount)
-      + BitPacking.byteCount(count: count, width: Int(header[1]))
-    var frequencies = SIMD4<UInt32>.zero
-    for field in 0..<fieldCount {
-      let width = Int(header[2 + field])
-      if width > 0 {
-        frequencies[field] = BitPacking.value(at: slot, from: data, width: width)
-        data += BitPacking.byteCount(count: count, width: width)
-      }
-    }
-    return BM25F.weightedFrequency(
-      frequencies: frequencies, normCodes: scorer.norms + Int(document) * fieldCount,
-      fieldCount: fieldCount, weights: scorer.weights,
-      inverseNormalization: scorer.inverseNormalization)
   }
 
   /// Documents matching every group: popcount of the AND over groups of the OR of their
