@@ -5,8 +5,9 @@ public struct RankingOptions: Sendable, Hashable {
   public var k1: Float
   /// Field weights that replace ``SearchField/defaultWeight`` for the fields given.
   public var fieldWeights: [SearchField: Float]
-  /// Whether frequent terms may be ranked from their impact orders (``ThresholdSearch``);
-  /// tests turn it off to check that both paths give the same hits.
+  /// Whether searches may take the shortcuts for frequent terms (``ThresholdSearch`` over
+  /// impact orders, ``LeadSortedSearch``); tests turn it off to check that every path gives
+  /// the same hits as the plain block-max scan.
   var usesImpactOrders = true
 
   /// Creates ranking options.

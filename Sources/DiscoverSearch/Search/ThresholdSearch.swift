@@ -20,6 +20,7 @@ struct ThresholdSearch {
     /// The list's bitmap; only a lone term may lack one (its hits need no random access).
     var bitmap: UnsafePointer<UInt64>?
     var bitmapIndex: Int
+    var listIndex: Int
     var list: PostingListInfo
     var documents: UnsafePointer<UInt32>
     var impacts: UnsafePointer<Float>
@@ -66,7 +67,7 @@ struct ThresholdSearch {
         alternatives.append(
           Alternative(
             bitmap: bitmap.map { postings.bitmaps.base + $0 * postings.bitmapWordCount },
-            bitmapIndex: bitmap ?? -1, list: list,
+            bitmapIndex: bitmap ?? -1, listIndex: alternative.listIndex, list: list,
             documents: postings.impactDocuments.base + range.lowerBound,
             impacts: postings.impactValues.base + range.lowerBound, count: range.count,
             isComplete: range.count == Int(list.documentFrequency), idf: alternative.idf,
@@ -175,11 +176,10 @@ struct ThresholdSearch {
   /// the last holds exactly 128 postings, so its block and slot follow.
   private func scoreBatch(_ batch: inout Batch, from source: Int) {
     let count = batch.count
+    let access = BitmapRandomAccess(postings: postings, scorer: scorer)
     var best = [Float](repeating: 0, count: count)
     var present = [Bool](repeating: false, count: count)
-    var blocks = [Int](repeating: 0, count: count)
-    var slots = [Int](repeating: 0, count: count)
-    var offsets = [Int](repeating: 0, count: count)
+    var x = [Float](repeating: -1, count: count)
     for index in 0..<count {
       batch.scores[index] = 0
       batch.isMatch[index] = true
@@ -192,39 +192,25 @@ struct ThresholdSearch {
       for alternativeIndex in groupStarts[group]..<groupStarts[group + 1] {
         let alternative = alternatives[alternativeIndex]
         if alternativeIndex == source {
-          for index in 0..<count {
-            present[index] = true
-            best[index] = max(
-              best[index],
-              alternative.weight * (alternative.idf * scorer.saturate(batch.impacts[index])))
+          for index in 0..<count { x[index] = batch.impacts[index] }
+        } else {
+          guard alternative.bitmap != nil else { continue }
+          batch.documents.withUnsafeBufferPointer { documents in
+            batch.isMatch.withUnsafeBufferPointer { isMatch in
+              x.withUnsafeMutableBufferPointer { x in
+                access.weightedFrequencies(
+                  of: UnsafeBufferPointer(rebasing: documents[0..<count]),
+                  isWanted: UnsafeBufferPointer(rebasing: isMatch[0..<count]),
+                  listIndex: alternative.listIndex, bitmapIndex: alternative.bitmapIndex,
+                  into: x)
+              }
+            }
           }
-          continue
         }
-        guard let bitmap = alternative.bitmap else { continue }
-        var members = [Bool](repeating: false, count: count)
-        // Stage 1: membership.
-        for index in 0..<count where batch.isMatch[index] {
-          let document = batch.documents[index]
-          members[index] = bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0
-        }
-        // Stage 2: rank, block and slot, and the block's offset.
-        let list = alternative.list
-        for index in 0..<count where members[index] {
-          let rank = postings.rank(of: batch.documents[index], inBitmap: alternative.bitmapIndex)
-          blocks[index] = rank >> 7
-          slots[index] = rank & (PostingBlock.capacity - 1)
-          offsets[index] =
-            list.blockCount > 1
-            ? Int(postings.blockDataOffsets[Int(list.firstBlock) + blocks[index]])
-            : Int(list.dataOffset)
-        }
-        // Stage 3: frequencies and norms.
-        for index in 0..<count where members[index] {
-          let x = frequencyAt(
-            offset: offsets[index], slot: slots[index], document: batch.documents[index])
+        for index in 0..<count where batch.isMatch[index] && x[index] >= 0 {
           present[index] = true
           best[index] = max(
-            best[index], alternative.weight * (alternative.idf * scorer.saturate(x)))
+            best[index], alternative.weight * (alternative.idf * scorer.saturate(x[index])))
         }
       }
       for index in 0..<count {
@@ -235,28 +221,6 @@ struct ThresholdSearch {
         }
       }
     }
-  }
-
-  /// The weighted frequency of the posting at `slot` of the block at byte `offset`.
-  @inline(__always)
-  private func frequencyAt(offset: Int, slot: Int, document: UInt32) -> Float {
-    let header = postings.bytes.base + offset
-    let count = Int(header[0]) + 1
-    var data =
-      UnsafeRawPointer(header + 2 + fieldCount)
-      + BitPacking.byteCount(count: count, width: Int(header[1]))
-    var frequencies = SIMD4<UInt32>.zero
-    for field in 0..<fieldCount {
-      let width = Int(header[2 + field])
-      if width > 0 {
-        frequencies[field] = BitPacking.value(at: slot, from: data, width: width)
-        data += BitPacking.byteCount(count: count, width: width)
-      }
-    }
-    return BM25F.weightedFrequency(
-      frequencies: frequencies, normCodes: scorer.norms + Int(document) * fieldCount,
-      fieldCount: fieldCount, weights: scorer.weights,
-      inverseNormalization: scorer.inverseNormalization)
   }
 
   /// Whether some group's lists are all complete and read, so every match was seen.

@@ -79,11 +79,15 @@ struct TypeSearcher {
     // The rarest term leads the intersection.
     let postings = partition.postings
     groups.sort { cost($0) < cost($1) }
-    if matching == .all && phrases.isEmpty && usesImpactOrders,
-      var threshold = ThresholdSearch(partition: partition, scorer: scorer, groups: groups),
-      let hits = threshold.run(limit: limit, after: after)
-    {
-      return hits
+    if matching == .all && phrases.isEmpty && usesImpactOrders {
+      if var threshold = ThresholdSearch(partition: partition, scorer: scorer, groups: groups),
+        let hits = threshold.run(limit: limit, after: after)
+      {
+        return hits
+      }
+      if let leadSorted = LeadSortedSearch(partition: partition, scorer: scorer, groups: groups) {
+        return leadSorted.run(limit: limit, after: after)
+      }
     }
     let cursorCount = groups.reduce(0) { $0 + $1.alternatives.count }
     let scratch = UnsafeMutablePointer<UInt32>.allocate(

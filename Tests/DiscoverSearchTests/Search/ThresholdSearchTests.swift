@@ -21,7 +21,11 @@ import Testing
     let frequent = [
       "the", "a", "to", "the a", "a the", "to the a", "the fyp", "🔥", "🔥 the", "my the to",
     ]
-    return (try! writer.makeIndex(), frequent + generated)
+    // A rarer word with stop words: the lead-sorted search (rare lead, bitmap others).
+    let withStopWords = generated.prefix(40).compactMap { query in
+      query.split(separator: " ").first.map { "the \($0) a" }
+    }
+    return (try! writer.makeIndex(), frequent + withStopWords + generated)
   }()
 
   @Test func frequentTermsGetImpactOrders() throws {

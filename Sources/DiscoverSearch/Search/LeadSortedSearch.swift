@@ -1,0 +1,138 @@
+/// An AND of a rarer term with frequent ones ("the cake"), ranked from the rarer term's
+/// score down.
+///
+/// When the rarest term has no bitmap but every other term has one, a single pass over the
+/// rarest list counts the matches exactly (one bitmap probe per document and term) and keeps
+/// them with their frequencies of the rarest term. Their scores for that term are computed in
+/// one loop of independent loads, then the matches are visited from the highest such score
+/// down. A match scores at most its rarest-term score plus the other terms' list bounds, so
+/// once that sum drops below the k-th best hit, no later match can enter, and the search
+/// stops: the threshold algorithm with one sorted list (Fagin, Lotem and Naor, 2001). Only
+/// the matches visited pay for random access into the frequent terms' lists, in staged
+/// batches (``BitmapRandomAccess``). The block-max scan cannot prune here, because nearly
+/// every block of a frequent term holds one document at its maximum.
+struct LeadSortedSearch {
+  private let partition: TypePartition
+  private let scorer: BM25F
+  private let groups: [TermPlan]
+  /// The bitmap of each group after the first.
+  private let bitmaps: [Int]
+
+  /// Prepares the search, or returns `nil` when it does not apply: fewer than two terms,
+  /// alternatives, or a term after the rarest without a bitmap.
+  init?(partition: TypePartition, scorer: BM25F, groups: [TermPlan]) {
+    guard groups.count >= 2, groups.allSatisfy({ $0.alternatives.count == 1 }) else {
+      return nil
+    }
+    let postings = partition.postings
+    var bitmaps: [Int] = []
+    for group in groups.dropFirst() {
+      guard let bitmap = postings.bitmapIndex(ofList: group.alternatives[0].listIndex) else {
+        return nil
+      }
+      bitmaps.append(bitmap)
+    }
+    self.partition = partition
+    self.scorer = scorer
+    self.groups = groups
+    self.bitmaps = bitmaps
+  }
+
+  /// The exact count and the top hits.
+  ///
+  /// - Complexity: O(d) bitmap probes for the rarest term's d documents, O(m log m) to order
+  ///   its m matches, and random access for the matches visited.
+  func run(limit: Int, after: RankKey?) -> TypeHits {
+    let postings = partition.postings
+    let lead = groups[0].alternatives[0]
+    let words = bitmaps.map { postings.bitmaps.base + $0 * postings.bitmapWordCount }
+    // Pass 1: count, and keep the matches with their frequencies of the rarest term.
+    var documents: [UInt32] = []
+    var frequencies: [SIMD4<UInt32>] = []
+    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
+    defer { scratch.deallocate() }
+    var cursor = PostingCursor(postings: postings, listIndex: lead.listIndex, scratch: scratch)
+    while cursor.document != PostingCursor.end {
+      let document = cursor.document
+      var isMatch = true
+      for bitmap in words where bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) == 0 {
+        isMatch = false
+        break
+      }
+      if isMatch {
+        documents.append(document)
+        var values = SIMD4<UInt32>.zero
+        for field in 0..<partition.fieldCount { values[field] = cursor.frequency(inField: field) }
+        frequencies.append(values)
+      }
+      cursor.next()
+    }
+    let count = documents.count
+    guard limit > 0, count > 0 else { return TypeHits(hits: [], count: count) }
+
+    // Pass 2: the rarest term's score of every match, as the scan computes it.
+    var leadScores = [Float](repeating: 0, count: count)
+    for index in 0..<count {
+      let x = BM25F.weightedFrequency(
+        frequencies: frequencies[index],
+        normCodes: scorer.norms + Int(documents[index]) * partition.fieldCount,
+        fieldCount: partition.fieldCount, weights: scorer.weights,
+        inverseNormalization: scorer.inverseNormalization)
+      leadScores[index] = lead.weight * (lead.idf * scorer.saturate(x))
+    }
+    var order = Array(0..<count)
+    order.sort {
+      leadScores[$0] != leadScores[$1]
+        ? leadScores[$0] > leadScores[$1] : documents[$0] < documents[$1]
+    }
+    var restBound: Float = 0
+    for group in groups.dropFirst() {
+      let alternative = group.alternatives[0]
+      let maxima = postings.listFieldMaxima.base + alternative.listIndex * postings.fieldCount
+      restBound += alternative.weight * scorer.bound(fieldMaxima: maxima, idf: alternative.idf)
+    }
+
+    // Pass 3: from the best rarest-term score down, in batches, until nothing can enter.
+    let access = BitmapRandomAccess(postings: postings, scorer: scorer)
+    let typeIndex = UInt8(partition.type.index)
+    let coverage = UInt8(clamping: groups.count)
+    var heap = TopHits(capacity: limit)
+    let batchSize = 16
+    var batchDocuments = [UInt32](repeating: 0, count: batchSize)
+    var totals = [Float](repeating: 0, count: batchSize)
+    var x = [Float](repeating: 0, count: batchSize)
+    let isWanted = [Bool](repeating: true, count: batchSize)
+    var start = 0
+    while start < count {
+      // Scores only fall from here: stop when even the best remaining cannot beat the k-th.
+      if heap.isFull && leadScores[order[start]] + restBound < heap.worst.score { break }
+      let size = min(batchSize, count - start)
+      for offset in 0..<size {
+        batchDocuments[offset] = documents[order[start + offset]]
+        totals[offset] = leadScores[order[start + offset]]
+      }
+      for (groupOffset, group) in groups.dropFirst().enumerated() {
+        let alternative = group.alternatives[0]
+        batchDocuments.withUnsafeBufferPointer { batch in
+          isWanted.withUnsafeBufferPointer { isWanted in
+            x.withUnsafeMutableBufferPointer { x in
+              access.weightedFrequencies(
+                of: UnsafeBufferPointer(rebasing: batch[0..<size]),
+                isWanted: UnsafeBufferPointer(rebasing: isWanted[0..<size]),
+                listIndex: alternative.listIndex, bitmapIndex: bitmaps[groupOffset], into: x)
+            }
+          }
+        }
+        for offset in 0..<size {
+          totals[offset] += alternative.weight * (alternative.idf * scorer.saturate(x[offset]))
+        }
+      }
+      for offset in 0..<size {
+        let hit = Hit(score: totals[offset], document: batchDocuments[offset], coverage: coverage)
+        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+      }
+      start += size
+    }
+    return TypeHits(hits: heap.sorted(), count: count)
+  }
+}
