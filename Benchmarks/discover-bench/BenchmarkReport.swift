@@ -11,7 +11,10 @@ struct BenchmarkReport {
   var peakRSSBytes: Int
   var diskBytes: Int
   var openSeconds: Double
+  /// The default, blended ranking.
   var search: LatencySummary
+  /// The same queries with popularity and recency weights at zero.
+  var searchTextOnly: LatencySummary
 
   var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
 
@@ -33,6 +36,7 @@ struct BenchmarkReport {
       | open time              | \(number(openSeconds, 3)) s |
       | search queries         | \(search.queries) |
       | search p50 / p95 / p99 | \(number(search.p50)) / \(number(search.p95)) / \(number(search.p99)) µs |
+      | text-only p50 / p95 / p99 | \(number(searchTextOnly.p50)) / \(number(searchTextOnly.p95)) / \(number(searchTextOnly.p99)) µs |
       """
   }
 
@@ -58,6 +62,13 @@ struct BenchmarkReport {
     writer.field("p50Micros", search.p50)
     writer.field("p95Micros", search.p95)
     writer.field("p99Micros", search.p99)
+    writer.endObject()
+    writer.key("searchTextOnly")
+    writer.beginObject()
+    writer.field("queries", searchTextOnly.queries)
+    writer.field("p50Micros", searchTextOnly.p50)
+    writer.field("p95Micros", searchTextOnly.p95)
+    writer.field("p99Micros", searchTextOnly.p99)
     writer.endObject()
     writer.endObject()
     writer.newline()

@@ -37,13 +37,19 @@ func runBenchmark() throws -> Bool {
   let search = try SearchWorkload(
     index: index, queries: searchQueries, passes: options.passes, verifies: options.verifies
   ).run()
+  // The same queries ranked by text alone (popularity and recency weights at zero), to
+  // show what the blend costs.
+  var textOnly = SearchWorkload(
+    index: index, queries: searchQueries, passes: options.passes, verifies: false)
+  textOnly.ranking = .textOnly
+  let textOnlyLatency = try textOnly.run().latency
   let peakRSS = Measurement.peakResidentBytes()
 
   let report = BenchmarkReport(
     corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
     commitSeconds: indexing.commitSeconds,
     memoryBytes: memoryBytes, peakRSSBytes: peakRSS, diskBytes: diskBytes,
-    openSeconds: openSeconds, search: search.latency)
+    openSeconds: openSeconds, search: search.latency, searchTextOnly: textOnlyLatency)
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
   if skippedSuggest > 0 {

@@ -133,6 +133,8 @@ final class IndexSnapshot: Sendable {
   let users: UserColumns
   let hashtags: HashtagColumns
   let sounds: SoundColumns
+  /// Popularity and recency factors computed for searches of this snapshot.
+  let staticFactors = StaticFactorCache()
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],

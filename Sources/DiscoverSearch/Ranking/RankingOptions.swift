@@ -1,4 +1,18 @@
 /// Query-time ranking settings.
+///
+/// A hit's score blends text relevance with how good the match is and with static signals
+/// of the document:
+///
+/// ```
+/// score = bm25f · (1 + exactness · exact + proximity · adjacent)
+///               · (1 + popularity · S / (S + pivot) + recency · decay(age))
+/// ```
+///
+/// Every factor is at least 1 and bounded, so the blend keeps block-max pruning: a block's
+/// text bound times the largest factor its documents can reach bounds its scores. A match
+/// whose text score is more than `(1 + popularity + recency)` times another's always ranks
+/// above it (with the defaults, 1.75 times), however popular and new the other is. See
+/// <doc:Ranking>.
 public struct RankingOptions: Sendable, Hashable {
   /// BM25's term-frequency saturation `k1` (default 1.2; see <doc:Ranking>). Larger values
   /// let repeated words count for longer; values outside 0.01...100 are clamped.
@@ -9,11 +23,50 @@ public struct RankingOptions: Sendable, Hashable {
   /// impact orders, ``LeadSortedSearch``); tests turn it off to check that every path gives
   /// the same hits as the plain block-max scan.
   var usesImpactOrders = true
+  /// The popularity signal and its weight.
+  public var popularity: PopularityOptions
+  /// The recency signal and its weight.
+  public var recency: RecencyOptions
+  /// The exactness and proximity factors.
+  public var matchQuality: MatchQualityOptions
+  /// How many of each type's best hits match quality re-ranks (default 32; 0 turns match
+  /// quality off). Hits past the window keep their order; see <doc:Ranking>.
+  public var rerankWindow: Int
+  /// How the Top tab mixes types.
+  public var topTab: TopTabPolicy
 
   /// Creates ranking options.
-  public init(k1: Float = 1.2, fieldWeights: [SearchField: Float] = [:]) {
+  public init(
+    k1: Float = 1.2, fieldWeights: [SearchField: Float] = [:],
+    popularity: PopularityOptions = PopularityOptions(),
+    recency: RecencyOptions = RecencyOptions(),
+    matchQuality: MatchQualityOptions = MatchQualityOptions(), rerankWindow: Int = 32
+  ) {
+    self.rerankWindow = rerankWindow
+    topTab = TopTabPolicy()
     self.k1 = k1
     self.fieldWeights = fieldWeights
+    self.popularity = popularity
+    self.recency = recency
+    self.matchQuality = matchQuality
+  }
+
+  /// The default ranking with popularity and recency off: text relevance, exactness and
+  /// proximity only.
+  public static var textOnly: RankingOptions {
+    var options = RankingOptions()
+    options.popularity.weight = 0
+    options.recency.weight = 0
+    return options
+  }
+
+  /// A weight, 0 when negative or not finite.
+  @inline(__always)
+  static func sanitized(_ weight: Float) -> Float { weight.isFinite ? max(weight, 0) : 0 }
+
+  /// Whether popularity or recency change any score.
+  var usesStaticSignals: Bool {
+    RankingOptions.sanitized(popularity.weight) > 0 || RankingOptions.sanitized(recency.weight) > 0
   }
 
   /// The weights of a type's fields, by slot.

@@ -18,7 +18,9 @@ extension DiscoverIndex {
   ///   - tab: Which result types to return; facet counts cover every type regardless.
   ///   - limit: How many results per page, 1 to ``maximumSearchLimit``.
   ///   - cursor: The previous page's ``SearchResponse/nextCursor``, or `nil` for page one.
-  ///   - ranking: Ranking settings.
+  ///   - ranking: Ranking settings: the blend of text, popularity and recency, match
+  ///     quality, and the Top tab's policy (``TopTabPolicy``).
+  ///   - explain: Whether each result carries its ``SearchResult/explanation``.
   /// - Returns: One page of results with facet counts.
   /// - Throws: ``SearchError/Code/invalidQuery`` when `cursor` is malformed or belongs to
   ///   another query or tab.
@@ -26,7 +28,7 @@ extension DiscoverIndex {
   ///   terms are counted by bitmap and ranked with block-max pruning.
   public func search(
     _ query: String, in tab: SearchTab = .top, limit: Int = 10, after cursor: SearchCursor? = nil,
-    ranking: RankingOptions = RankingOptions()
+    ranking: RankingOptions = RankingOptions(), explain: Bool = false
   ) throws -> SearchResponse {
     precondition(
       limit > 0 && limit <= maximumSearchLimit,
@@ -34,7 +36,8 @@ extension DiscoverIndex {
     let snapshot = self.snapshot
     return try workspaces.withWorkspace { workspace in
       try snapshot.search(
-        query, in: tab, limit: limit, after: cursor, ranking: ranking, workspace: workspace)
+        query, in: tab, limit: limit, after: cursor, ranking: ranking, explain: explain,
+        workspace: workspace)
     }
   }
 }
@@ -42,7 +45,7 @@ extension DiscoverIndex {
 extension IndexSnapshot {
   func search(
     _ query: String, in tab: SearchTab, limit: Int, after cursor: SearchCursor?,
-    ranking: RankingOptions, workspace: SearchWorkspace
+    ranking: RankingOptions, explain: Bool = false, workspace: SearchWorkspace
   ) throws -> SearchResponse {
     let sanitized = QuerySanitizer.sanitize(query)
     let parsed = QueryParser.parse(sanitized, using: workspace)
@@ -57,41 +60,67 @@ extension IndexSnapshot {
       }
     }
     let everyTerm = Array(parsed.terms.indices)
+    let now = Date()
+    // Every page of a query measures ages from the same origin: page one's.
+    var ranking = ranking
+    let originSeconds =
+      position.map(\.originSeconds) ?? ranking.recency.originSeconds(now: now)
+    ranking.recency.origin = Date(timeIntervalSince1970: TimeInterval(originSeconds))
+
+    let page = PageRequest(tab: tab, limit: limit, position: position, policy: ranking.topTab)
+    let nameLengths =
+      ranking.rerankWindow > 0 && RankingOptions.sanitized(ranking.matchQuality.exactness) > 0
+      ? NameLengths(query: sanitized, workspace: workspace) : .none
+    var plan = RunPlan(selected: everyTerm, phrases: parsed.phrases, matching: .all)
     var outcome = run(
-      termIDs: termIDs, selected: everyTerm, phrases: parsed.phrases, matching: .all,
-      tab: tab, limit: limit, after: position?.key, ranking: ranking)
+      termIDs: termIDs, plan: plan, page: page, ranking: ranking, now: now,
+      nameLengths: nameLengths)
     var matchedAllTerms = true
     if outcome.totalCount == 0 && parsed.terms.count >= 2 {
       // Nothing has every word: first drop words found nowhere, then rank by words matched.
       matchedAllTerms = false
       let known = everyTerm.filter { termIDs[$0].contains { $0 != nil } }
       if !known.isEmpty && known.count < everyTerm.count {
+        plan = RunPlan(selected: known, phrases: [], matching: .all)
         outcome = run(
-          termIDs: termIDs, selected: known, phrases: [], matching: .all, tab: tab,
-          limit: limit, after: position?.key, ranking: ranking)
+          termIDs: termIDs, plan: plan, page: page, ranking: ranking, now: now,
+          nameLengths: nameLengths)
       }
       if outcome.totalCount == 0 && known.count >= 2 {
+        plan = RunPlan(selected: known, phrases: [], matching: .any)
         outcome = run(
-          termIDs: termIDs, selected: known, phrases: [], matching: .any, tab: tab,
-          limit: limit, after: position?.key, ranking: ranking)
+          termIDs: termIDs, plan: plan, page: page, ranking: ranking, now: now,
+          nameLengths: nameLengths)
       }
     }
 
-    // Merge the tab's types in the order every page shares.
-    var ranked: [(hit: Hit, type: SearchResultType)] = []
-    for type in tab.resultTypes {
-      for hit in outcome.hits[type.index] { ranked.append((hit, type)) }
+    let ranked: [Ranked]
+    if tab == .top {
+      ranked = topPage(outcome: outcome, page: page) { limits in
+        var deeper = page
+        deeper.limits = limits
+        deeper.afters = [nil, nil, nil, nil]
+        return self.run(
+          termIDs: termIDs, plan: plan, page: deeper, ranking: ranking, now: now,
+          nameLengths: nameLengths)
+      }
+    } else {
+      ranked = outcome.hits[tab.resultTypes[0].index].prefix(limit).map {
+        Ranked(hit: $0, type: tab.resultTypes[0], section: 0, sortScore: $0.score)
+      }
     }
-    ranked.sort { lhs, rhs in
-      if lhs.hit.coverage != rhs.hit.coverage { return lhs.hit.coverage > rhs.hit.coverage }
-      if lhs.hit.score != rhs.hit.score { return lhs.hit.score > rhs.hit.score }
-      if lhs.type.index != rhs.type.index { return lhs.type.index < rhs.type.index }
-      return lhs.hit.document < rhs.hit.document
-    }
-    if ranked.count > limit { ranked.removeLast(ranked.count - limit) }
 
     let highlighter = Highlighter(query: parsed, workspace: workspace)
-    let results = ranked.map { makeResult(type: $0.type, hit: $0.hit, highlighter: highlighter) }
+    let context = ExplainContext(
+      parsed: parsed, termIDs: termIDs, selected: plan.selected, ranking: ranking, now: now,
+      nameLengths: nameLengths)
+    let results = ranked.map { entry in
+      var result = makeResult(type: entry.type, hit: entry.hit, highlighter: highlighter)
+      if explain {
+        result.explanation = self.explain(entry.hit, type: entry.type, context: context)
+      }
+      return result
+    }
     let totalHits = outcome.facets.total(for: tab)
     let offset = (position?.offset ?? 0) + results.count
     var nextCursor: SearchCursor?
@@ -102,13 +131,148 @@ extension IndexSnapshot {
         SearchCursor.Contents(
           queryHash: queryHash,
           key: RankKey(
-            coverage: last.hit.coverage, score: last.hit.score,
+            coverage: last.hit.coverage, score: last.sortScore,
             typeIndex: UInt8(last.type.index), document: last.hit.document),
-          offset: offset))
+          offset: offset, originSeconds: originSeconds, section: last.section))
     }
     return SearchResponse(
       query: sanitized, tab: tab, results: results, facets: outcome.facets,
       totalHits: totalHits, nextCursor: nextCursor, matchedAllTerms: matchedAllTerms)
+  }
+
+  /// A hit placed on a page.
+  private struct Ranked {
+    var hit: Hit
+    var type: SearchResultType
+    /// The Top tab's section (0 cards, 1 videos, 2 the rest); 0 in other tabs.
+    var section: UInt8
+    /// What the page is ordered by: the score, or in the Top tab's cards and last section
+    /// the score normalized by the type's best.
+    var sortScore: Float
+  }
+
+  /// Which terms a run requires, and how.
+  private struct RunPlan {
+    var selected: [Int]
+    var phrases: [ParsedQuery.Phrase]
+    var matching: Matching
+  }
+
+  /// How many hits each type must give for a page, and after which key.
+  private struct PageRequest {
+    var limits: [Int]
+    var afters: [RankKey?]
+    let limit: Int
+    let position: SearchCursor.Contents?
+    let policy: TopTabPolicy
+
+    init(tab: SearchTab, limit: Int, position: SearchCursor.Contents?, policy: TopTabPolicy) {
+      self.limit = limit
+      self.position = position
+      self.policy = policy
+      limits = [0, 0, 0, 0]
+      afters = [nil, nil, nil, nil]
+      guard tab == .top else {
+        let type = tab.resultTypes[0]
+        limits[type.index] = limit
+        afters[type.index] = position?.key
+        return
+      }
+      let section = position?.section ?? 0
+      for type in SearchResultType.allCases {
+        if type == .video {
+          limits[type.index] = section <= 1 ? limit : 0
+          afters[type.index] = section == 1 ? position?.key : nil
+        } else {
+          // Cards are a type's best hits, so each page finds them again from the start;
+          // past the videos, every remaining hit up to the page's depth is needed.
+          limits[type.index] = section == 2 ? restDepth(for: type) : policy.slots(for: type)
+        }
+      }
+    }
+
+    /// How many of a type's hits the last section needs: everything up to this page.
+    func restDepth(for type: SearchResultType) -> Int {
+      min(
+        (position?.offset ?? 0) + limit + policy.slots(for: type), SearchCursor.maximumDepth + limit
+      )
+    }
+  }
+
+  /// A Top tab page: cards, then videos, then the other types interleaved by normalized
+  /// score (``TopTabPolicy``). `deeper` runs the search again with other limits, when the
+  /// videos run out and the last section needs more of the other types.
+  private func topPage(
+    outcome: Outcome, page: PageRequest, deeper: ([Int]) -> Outcome
+  ) -> [Ranked] {
+    let section = page.position?.section ?? 0
+    let key = page.position?.key
+    let others: [SearchResultType] = [.user, .hashtag, .sound]
+    var best: [Float] = [0, 0, 0, 0]
+    var cards: [Ranked] = []
+    for type in others {
+      let hits = outcome.hits[type.index]
+      best[type.index] = hits.first?.score ?? 0
+      for hit in hits.prefix(page.policy.slots(for: type))
+      where hit.isExact || !page.policy.requiresExactMatch {
+        cards.append(Ranked(hit: hit, type: type, section: 0, sortScore: 0))
+      }
+    }
+    func normalized(_ hit: Hit, _ type: SearchResultType) -> Float {
+      best[type.index] > 0 ? hit.score / best[type.index] : 0
+    }
+    func ranksBefore(_ lhs: Ranked, _ rhs: Ranked) -> Bool {
+      if lhs.hit.coverage != rhs.hit.coverage { return lhs.hit.coverage > rhs.hit.coverage }
+      if lhs.sortScore != rhs.sortScore { return lhs.sortScore > rhs.sortScore }
+      if lhs.type.index != rhs.type.index { return lhs.type.index < rhs.type.index }
+      return lhs.hit.document < rhs.hit.document
+    }
+    for index in cards.indices {
+      cards[index].sortScore = normalized(cards[index].hit, cards[index].type)
+    }
+    cards.sort(by: ranksBefore)
+
+    var result: [Ranked] = []
+    if section == 0 {
+      var start = 0
+      if let key,
+        let found = cards.firstIndex(where: {
+          $0.type.index == Int(key.typeIndex) && $0.hit.document == key.document
+        })
+      {
+        start = found + 1
+      }
+      result += cards[start...]
+    }
+    let videos = outcome.hits[SearchResultType.video.index]
+    if section <= 1 {
+      result += videos.map { Ranked(hit: $0, type: .video, section: 1, sortScore: $0.score) }
+    }
+    let videosRanOut = section == 2 || videos.count < page.limits[SearchResultType.video.index]
+    if result.count < page.limit && videosRanOut {
+      var source = outcome
+      if section < 2 {
+        var limits = [0, 0, 0, 0]
+        for type in others { limits[type.index] = page.limit + page.policy.slots(for: type) }
+        source = deeper(limits)
+      }
+      let isCard = Set(cards.map { "\($0.type.index)/\($0.hit.document)" })
+      var rest: [Ranked] = []
+      for type in others {
+        for hit in source.hits[type.index] where !isCard.contains("\(type.index)/\(hit.document)") {
+          rest.append(Ranked(hit: hit, type: type, section: 2, sortScore: normalized(hit, type)))
+        }
+      }
+      rest.sort(by: ranksBefore)
+      if section == 2, let key {
+        let cursor = Ranked(
+          hit: Hit(score: 0, document: key.document, coverage: key.coverage),
+          type: SearchResultType.allCases[Int(key.typeIndex)], section: 2, sortScore: key.score)
+        rest.removeAll { !ranksBefore(cursor, $0) }
+      }
+      result += rest
+    }
+    return Array(result.prefix(page.limit))
   }
 
   /// Hits of the tab's types and counts of all types.
@@ -119,15 +283,13 @@ extension IndexSnapshot {
   }
 
   private func run(
-    termIDs: [[TermID?]], selected: [Int], phrases: [ParsedQuery.Phrase], matching: Matching,
-    tab: SearchTab, limit: Int, after: RankKey?, ranking: RankingOptions
+    termIDs: [[TermID?]], plan: RunPlan, page: PageRequest, ranking: RankingOptions, now: Date,
+    nameLengths: NameLengths
   ) -> Outcome {
     var outcome = Outcome(
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
-    var isInTab: [Bool] = [false, false, false, false]
-    for type in tab.resultTypes { isInTab[type.index] = true }
     for partition in partitions {
-      let plans = selected.map { term in
+      let plans = plan.selected.map { term in
         TermPlan(
           alternatives: termIDs[term].compactMap { id -> AlternativePlan? in
             guard let id, let listIndex = partition.postings.listIndex(for: id) else { return nil }
@@ -139,12 +301,19 @@ extension IndexSnapshot {
           },
           queryTerm: term)
       }
+      let limit = page.limits[partition.type.index]
+      let factors =
+        ranking.usesStaticSignals && partition.documentCount > 0 && limit > 0
+        ? staticFactors.factors(snapshot: self, type: partition.type, options: ranking, now: now)
+        : nil
       let searcher = TypeSearcher(
         partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: partition.type),
-        usesImpactOrders: ranking.usesImpactOrders)
+        usesImpactOrders: ranking.usesImpactOrders, factors: factors,
+        matchQuality: ranking.matchQuality, nameLengths: nameLengths.lengths(of: partition.type),
+        tagKey: nameLengths.tagKey)
       let result = searcher.search(
-        terms: plans, phrases: phrases, matching: matching,
-        limit: isInTab[partition.type.index] ? limit : 0, after: after)
+        terms: plans, phrases: plan.phrases, matching: plan.matching, limit: limit,
+        after: page.afters[partition.type.index], rerankWindow: ranking.rerankWindow)
       outcome.hits[partition.type.index] = result.hits
       outcome.facets[partition.type] = result.count
       outcome.totalCount += result.count

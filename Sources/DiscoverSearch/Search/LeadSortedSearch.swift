@@ -14,13 +14,14 @@
 struct LeadSortedSearch {
   private let partition: TypePartition
   private let scorer: BM25F
+  private let blend: ScoreBlend
   private let groups: [TermPlan]
   /// The bitmap of each group after the first.
   private let bitmaps: [Int]
 
   /// Prepares the search, or returns `nil` when it does not apply: fewer than two terms,
   /// alternatives, or a term after the rarest without a bitmap.
-  init?(partition: TypePartition, scorer: BM25F, groups: [TermPlan]) {
+  init?(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
     guard groups.count >= 2, groups.allSatisfy({ $0.alternatives.count == 1 }) else {
       return nil
     }
@@ -34,6 +35,7 @@ struct LeadSortedSearch {
     }
     self.partition = partition
     self.scorer = scorer
+    self.blend = blend
     self.groups = groups
     self.bitmaps = bitmaps
   }
@@ -80,16 +82,22 @@ struct LeadSortedSearch {
         inverseNormalization: scorer.inverseNormalization)
       leadScores[index] = lead.weight * (lead.idf * scorer.saturate(x))
     }
-    var order = Array(0..<count)
-    order.sort {
-      leadScores[$0] != leadScores[$1]
-        ? leadScores[$0] > leadScores[$1] : documents[$0] < documents[$1]
-    }
     var restBound: Float = 0
     for group in groups.dropFirst() {
       let alternative = group.alternatives[0]
       let maxima = postings.listFieldMaxima.base + alternative.listIndex * postings.fieldCount
       restBound += alternative.weight * scorer.bound(fieldMaxima: maxima, idf: alternative.idf)
+    }
+    // Each match's bound: its rarest-term score plus the others' list bounds, times its own
+    // static factor. Matches are visited from the best bound down.
+    var bounds = [Float](repeating: 0, count: count)
+    for index in 0..<count {
+      bounds[index] = ScoreBlend.combine(
+        text: leadScores[index] + restBound, factor: blend.factor(of: documents[index]))
+    }
+    var order = Array(0..<count)
+    order.sort {
+      bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : documents[$0] < documents[$1]
     }
 
     // Pass 3: from the best rarest-term score down, in batches, until nothing can enter.
@@ -104,8 +112,8 @@ struct LeadSortedSearch {
     let isWanted = [Bool](repeating: true, count: batchSize)
     var start = 0
     while start < count {
-      // Scores only fall from here: stop when even the best remaining cannot beat the k-th.
-      if heap.isFull && leadScores[order[start]] + restBound < heap.worst.score { break }
+      // Bounds only fall from here: stop when even the best remaining cannot beat the k-th.
+      if heap.isFull && bounds[order[start]] < heap.worst.score { break }
       let size = min(batchSize, count - start)
       for offset in 0..<size {
         batchDocuments[offset] = documents[order[start + offset]]
@@ -128,7 +136,10 @@ struct LeadSortedSearch {
         }
       }
       for offset in 0..<size {
-        let hit = Hit(score: totals[offset], document: batchDocuments[offset], coverage: coverage)
+        let document = batchDocuments[offset]
+        let hit = Hit(
+          score: ScoreBlend.combine(text: totals[offset], factor: blend.factor(of: document)),
+          document: document, coverage: coverage)
         if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
       }
       start += size

@@ -76,6 +76,12 @@ struct PostingCursor {
     return count > 0 ? documents[count - 1] : PostingCursor.end
   }
 
+  /// A lower bound of the first document of block `block`: one past the previous block's
+  /// last document (0 for the first block).
+  @inline(__always) func firstDocumentBound(ofBlock block: Int) -> UInt32 {
+    list.blockCount > 1 && block > 0 ? blockLastDocuments[block - 1] &+ 1 : 0
+  }
+
   /// Decodes block `target` and moves to its first document.
   @inline(__always)
   mutating func loadBlock(_ target: Int) {

@@ -26,9 +26,14 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     var key: RankKey
     /// How many results earlier pages returned.
     var offset: Int
+    /// The recency origin of page one (seconds since 1970), so that later pages rank with
+    /// the same ages even when the clock has moved on.
+    var originSeconds: Int64 = 0
+    /// Where in the Top tab's sections the page ended (see ``TopTabPolicy``); 0 elsewhere.
+    var section: UInt8 = 0
   }
 
-  private static let version: UInt8 = 1
+  private static let version: UInt8 = 2
 
   init(_ contents: Contents) {
     var bytes: [UInt8] = [SearchCursor.version]
@@ -41,6 +46,8 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     bytes.append(contents.key.typeIndex)
     append(contents.key.document)
     append(UInt32(clamping: contents.offset))
+    append(contents.originSeconds)
+    bytes.append(contents.section)
     token = Base64URL.encode(bytes)
   }
 
@@ -49,7 +56,7 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
   /// - Throws: ``SearchError/Code/invalidQuery`` when the cursor is malformed or was made
   ///   for another query or tab.
   func contents(expectingQueryHash queryHash: UInt64) throws -> Contents {
-    guard token.utf8.count < 64, let bytes = Base64URL.decode(token), bytes.count == 23,
+    guard token.utf8.count < 64, let bytes = Base64URL.decode(token), bytes.count == 32,
       bytes[0] == SearchCursor.version
     else {
       throw SearchError(
@@ -73,11 +80,13 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     let key = RankKey(
       coverage: bytes[9], score: Float(bitPattern: read(UInt32.self, at: 10)),
       typeIndex: bytes[14], document: read(UInt32.self, at: 15))
-    guard key.typeIndex < 4 else {
+    guard key.typeIndex < 4, bytes[31] < 3 else {
       throw SearchError(
         .invalidQuery, "the page cursor is malformed; start again from the first page")
     }
-    return Contents(queryHash: hash, key: key, offset: Int(read(UInt32.self, at: 19)))
+    return Contents(
+      queryHash: hash, key: key, offset: Int(read(UInt32.self, at: 19)),
+      originSeconds: read(Int64.self, at: 23), section: bytes[31])
   }
 
   /// A stable hash of the query and tab (64-bit FNV-1a, Fowler, Noll and Vo), the same in

@@ -16,8 +16,10 @@ public struct SearchResult: Sendable, Hashable, Identifiable {
   public var metadata: SearchResultMetadata
   /// Where the query matched in ``title``.
   public var highlights: [HighlightRange]
-  /// The ranking score (comparable within one response).
+  /// The ranking score (comparable among results of one type in one response).
   public var score: Double
+  /// Why the hit scored ``score``, when the search was asked to explain.
+  public var explanation: ScoreExplanation?
 
   /// Creates a result (for previews and tests; searches make their own).
   public init(

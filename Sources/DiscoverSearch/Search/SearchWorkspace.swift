@@ -13,6 +13,9 @@ final class SearchWorkspace: @unchecked Sendable {
     return tokenizer
   }()
   let highlightStream = TokenStream()
+  /// Analyzes the query as a name field would be, for exact matches.
+  var fieldTokenizer = Tokenizer(mode: .document)
+  let fieldStream = TokenStream()
 }
 
 /// A stack of idle ``SearchWorkspace``s.

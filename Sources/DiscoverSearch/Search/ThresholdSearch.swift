@@ -35,6 +35,7 @@ struct ThresholdSearch {
 
   private let postings: TypePostings
   private let scorer: BM25F
+  private let blend: ScoreBlend
   private let typeIndex: UInt8
   private let fieldCount: Int
   private var alternatives: [Alternative] = []
@@ -48,11 +49,12 @@ struct ThresholdSearch {
   /// Prepares the search, or returns `nil` when it does not apply: some alternative has no
   /// impact order, or (for several terms or alternatives) no bitmap for random access, or
   /// the field weights differ from those the impacts were computed with.
-  init?(partition: TypePartition, scorer: BM25F, groups: [TermPlan]) {
+  init?(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
     let postings = partition.postings
     guard scorer.weights == postings.impactWeights, !groups.isEmpty else { return nil }
     self.postings = postings
     self.scorer = scorer
+    self.blend = blend
     typeIndex = UInt8(partition.type.index)
     fieldCount = partition.fieldCount
     let isSingle = groups.count == 1 && groups[0].alternatives.count == 1
@@ -88,6 +90,13 @@ struct ThresholdSearch {
     var seen = DocumentSet()
     let groupCount = groupStarts.count - 1
     let coverage = UInt8(clamping: groupCount)
+    func offer(text: Float, document: UInt32) {
+      let hit = Hit(
+        score: ScoreBlend.combine(text: text, factor: blend.factor(of: document)),
+        document: document, coverage: coverage)
+      if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+    }
+    let isBlended = blend.factors != nil
     while true {
       // The bound on unseen documents, and the list to read next.
       var bound: Float = 0
@@ -110,7 +119,15 @@ struct ThresholdSearch {
         }
         bound += groupBound
       }
-      if heap.isFull && canStop(worst: heap.worst, bound: bound) { break }
+      if heap.isFull {
+        if isBlended {
+          // A blended score can tie the bound from any document, so only a strict win stops.
+          let blended = ScoreBlend.combine(text: bound, factor: blend.factorMaximum)
+          if heap.worst.score > blended { break }
+        } else if canStop(worst: heap.worst, bound: bound) {
+          break
+        }
+      }
       if !hasUnread {
         // Every list is read. Complete lists have shown every matching document; a
         // truncated one may hide more.
@@ -123,9 +140,9 @@ struct ThresholdSearch {
       if isSingleTerm {
         // Each document appears once, and its impact is its whole score.
         let alternative = alternatives[0]
-        let score = alternative.weight * (alternative.idf * scorer.saturate(impact))
-        let hit = Hit(score: score, document: document, coverage: coverage)
-        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+        offer(
+          text: alternative.weight * (alternative.idf * scorer.saturate(impact)),
+          document: document)
         continue
       }
       // Read a batch from this list and score it together: the random accesses of a batch
@@ -141,9 +158,7 @@ struct ThresholdSearch {
       }
       scoreBatch(&batch, from: next)
       for index in 0..<batch.count where batch.isMatch[index] {
-        let hit = Hit(
-          score: batch.scores[index], document: batch.documents[index], coverage: coverage)
-        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+        offer(text: batch.scores[index], document: batch.documents[index])
       }
     }
     return TypeHits(hits: heap.sorted(), count: count)

@@ -7,6 +7,10 @@ struct Hit: Sendable, Hashable {
   /// How many of the query's terms the document matches (all of them, except when a query
   /// falls back to partial matches).
   var coverage: UInt8
+  /// Whether match quality re-ranked the hit (its score includes the quality factor).
+  var isReranked = false
+  /// Whether re-ranking found a name field holding exactly the query's words.
+  var isExact = false
 
   /// Whether `self` ranks before `other` of the same type: more terms matched, then a
   /// higher score, then the lower document number (so ties are deterministic).
@@ -63,6 +67,16 @@ struct TopHits {
     if coverage != worst.coverage { return coverage > worst.coverage }
     // A tie loses: documents arrive in increasing order, and the lower document wins ties.
     return bound > worst.score
+  }
+
+  /// Whether a document scoring at most `bound` with `coverage` terms could be kept, in
+  /// whatever order documents arrive (a tie may still win on document order).
+  @inline(__always)
+  func admitsOrTies(bound: Float, coverage: UInt8) -> Bool {
+    guard isFull else { return capacity > 0 }
+    let worst = hits[0]
+    if coverage != worst.coverage { return coverage > worst.coverage }
+    return bound >= worst.score
   }
 
   /// Offers a hit.

@@ -47,10 +47,24 @@ struct TypeSearcher {
   let scorer: BM25F
   let typeIndex: UInt8
   let usesImpactOrders: Bool
+  /// Popularity and recency factors; `nil` when they are off.
+  let factors: StaticFactors?
+  let matchQuality: MatchQualityOptions
+  /// What an exact match's name fields measure (``NameLengths``).
+  let nameLengths: SIMD4<Int32>
+  let tagKey: [UInt8]
 
-  init(partition: TypePartition, k1: Float, weights: SIMD4<Float>, usesImpactOrders: Bool = true) {
+  init(
+    partition: TypePartition, k1: Float, weights: SIMD4<Float>, usesImpactOrders: Bool = true,
+    factors: StaticFactors? = nil, matchQuality: MatchQualityOptions = MatchQualityOptions(),
+    nameLengths: SIMD4<Int32> = SIMD4(repeating: -1), tagKey: [UInt8] = []
+  ) {
+    self.nameLengths = nameLengths
+    self.tagKey = tagKey
     self.partition = partition
     self.usesImpactOrders = usesImpactOrders
+    self.factors = factors
+    self.matchQuality = matchQuality
     scorer = BM25F(partition: partition, k1: k1, weights: weights)
     typeIndex = UInt8(partition.type.index)
   }
@@ -67,7 +81,7 @@ struct TypeSearcher {
   ///   when bitmaps or document frequencies give it.
   func search(
     terms: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, limit: Int,
-    after: RankKey?
+    after: RankKey?, rerankWindow: Int = 0
   ) -> TypeHits {
     var groups = terms.filter { !$0.alternatives.isEmpty }
     switch matching {
@@ -77,15 +91,81 @@ struct TypeSearcher {
       guard !groups.isEmpty else { return .empty }
     }
     // The rarest term leads the intersection.
-    let postings = partition.postings
     groups.sort { cost($0) < cost($1) }
+    let blend = ScoreBlend(
+      partition: partition, factors: factors, options: matchQuality, termCount: groups.count,
+      nameLengths: nameLengths, tagKey: tagKey)
+    let window = max(0, min(rerankWindow, maximumSearchLimit))
+    guard limit > 0 && window > 0 && blend.usesQuality else {
+      return firstPhase(
+        groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
+        after: after)
+    }
+    func run(limit: Int, after: RankKey?) -> TypeHits {
+      firstPhase(
+        groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
+        after: after)
+    }
+    guard let after else {
+      // Page one: the window and what follows it, in one search.
+      let first = run(limit: window + limit, after: nil)
+      var hits = rerank(Array(first.hits.prefix(window)), groups: groups, blend: blend)
+      hits += first.hits.dropFirst(window).prefix(max(0, limit - hits.count))
+      return TypeHits(hits: Array(hits.prefix(limit)), count: first.count)
+    }
+    let first = run(limit: window, after: nil)
+    var hits = rerank(first.hits, groups: groups, blend: blend).filter {
+      after.precedes($0, typeIndex: typeIndex)
+    }
+    if let last = first.hits.last, first.hits.count == window, hits.count < limit {
+      // Past the window, first-phase order continues after its last hit (or the cursor,
+      // when that is further on).
+      let lastKey = RankKey(
+        coverage: last.coverage, score: last.score, typeIndex: typeIndex, document: last.document)
+      let start = after.precedes(last, typeIndex: typeIndex) ? lastKey : after
+      let inWindow = Set(first.hits.map(\.document))
+      // Window hits that tie `start` exactly could come back; ask for that many more.
+      let ties = first.hits.filter { $0.score == start.score }.count
+      let beyond = run(limit: limit - hits.count + ties, after: start)
+      hits += beyond.hits.filter { !inWindow.contains($0.document) }
+    }
+    return TypeHits(hits: Array(hits.prefix(limit)), count: first.count)
+  }
+
+  /// Multiplies the window's scores by their match quality and sorts them again.
+  private func rerank(_ window: [Hit], groups: [TermPlan], blend: ScoreBlend) -> [Hit] {
+    guard !window.isEmpty else { return window }
+    var probe = QualityProbe(postings: partition.postings, groups: groups)
+    defer { probe.deallocate() }
+    // In document order, so the probe's cursors only move forward.
+    var hits = window.sorted { $0.document < $1.document }
+    for index in hits.indices {
+      let quality = probe.quality(of: hits[index].document, blend: blend)
+      hits[index].score = ScoreBlend.combine(
+        score: hits[index].score, quality: blend.multiplier(quality))
+      hits[index].isReranked = true
+      hits[index].isExact = quality.isExact
+    }
+    hits.sort { $0.ranksBefore($1) }
+    return hits
+  }
+
+  /// Top hits by the first-phase score (text relevance times the static factor).
+  private func firstPhase(
+    groups: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, blend: ScoreBlend,
+    limit: Int, after: RankKey?
+  ) -> TypeHits {
+    let postings = partition.postings
     if matching == .all && phrases.isEmpty && usesImpactOrders {
-      if var threshold = ThresholdSearch(partition: partition, scorer: scorer, groups: groups),
+      if var threshold = ThresholdSearch(
+        partition: partition, scorer: scorer, blend: blend, groups: groups),
         let hits = threshold.run(limit: limit, after: after)
       {
         return hits
       }
-      if let leadSorted = LeadSortedSearch(partition: partition, scorer: scorer, groups: groups) {
+      if let leadSorted = LeadSortedSearch(
+        partition: partition, scorer: scorer, blend: blend, groups: groups)
+      {
         return leadSorted.run(limit: limit, after: after)
       }
     }
@@ -94,8 +174,8 @@ struct TypeSearcher {
       capacity: cursorCount * PostingBlock.capacity)
     defer { scratch.deallocate() }
     var evaluation = Evaluation(
-      searcher: self, groups: groups, phrases: phrases, scratch: scratch, limit: limit, after: after
-    )
+      searcher: self, blend: blend, groups: groups, phrases: phrases, scratch: scratch,
+      limit: limit, after: after)
     switch matching {
     case .all:
       if groups.count == 1 && groups[0].alternatives.count == 1 && phrases.isEmpty {
@@ -119,6 +199,7 @@ struct TypeSearcher {
 /// The mutable state of one search in one type.
 private struct Evaluation {
   let scorer: BM25F
+  let blend: ScoreBlend
   let typeIndex: UInt8
   let fieldCount: Int
   let after: RankKey?
@@ -138,10 +219,11 @@ private struct Evaluation {
   var count = 0
 
   init(
-    searcher: TypeSearcher, groups: [TermPlan], phrases: [ParsedQuery.Phrase],
+    searcher: TypeSearcher, blend: ScoreBlend, groups: [TermPlan], phrases: [ParsedQuery.Phrase],
     scratch: UnsafeMutablePointer<UInt32>, limit: Int, after: RankKey?
   ) {
     scorer = searcher.scorer
+    self.blend = blend
     typeIndex = searcher.typeIndex
     fieldCount = searcher.partition.fieldCount
     self.after = after
@@ -192,6 +274,25 @@ private struct Evaluation {
     after?.precedes(hit, typeIndex: typeIndex) ?? true
   }
 
+  /// Offers `document` with text score `text`.
+  @inline(__always)
+  private mutating func offer(text: Float, document: UInt32, coverage: UInt8) {
+    let hit = Hit(
+      score: ScoreBlend.combine(text: text, factor: blend.factor(of: document)),
+      document: document, coverage: coverage)
+    if accepts(hit) { heap.insert(hit) }
+  }
+
+  /// The bound of block `block` of cursor 0 given its text bound.
+  @inline(__always)
+  private func blendedBound(text: Float, block: Int) -> Float {
+    ScoreBlend.combine(
+      text: text,
+      factor: blend.factorMaximum(
+        from: cursors[0].firstDocumentBound(ofBlock: block),
+        through: cursors[0].lastDocument(ofBlock: block)))
+  }
+
   // MARK: One term
 
   /// One term with one alternative: the count is its document frequency, and blocks whose
@@ -204,16 +305,15 @@ private struct Evaluation {
     let blockCount = cursors[0].blockCount
     for block in 0..<blockCount {
       if heap.isFull {
-        let bound =
+        let text =
           weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
-        if !heap.admits(bound: bound, coverage: 1) { continue }
+        if !heap.admits(bound: blendedBound(text: text, block: block), coverage: 1) { continue }
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
       while cursors[0].block == block {
-        let hit = Hit(
-          score: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
+        offer(
+          text: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
           coverage: 1)
-        if accepts(hit) { heap.insert(hit) }
         cursors[0].next()
       }
     }
@@ -286,7 +386,7 @@ private struct Evaluation {
     while lead != PostingCursor.end {
       if countIsKnown && leadIsSingle && heap.isFull && cursors[0].block != checkedBlock {
         checkedBlock = cursors[0].block
-        let bound = blockBound(group: 0) + restBound
+        let bound = blendedBound(text: blockBound(group: 0) + restBound, block: checkedBlock)
         if !heap.admits(bound: bound, coverage: coverage) {
           cursors[0].skipBlock()
           lead = cursors[0].document
@@ -324,15 +424,15 @@ private struct Evaluation {
       if isMatch {
         if !countIsKnown { count += 1 }
         if limit > 0 {
-          let bound = blockBound(group: 0) + restBound
+          let bound = ScoreBlend.combine(
+            text: blockBound(group: 0) + restBound, factor: blend.factor(of: lead))
           if heap.admits(bound: bound, coverage: coverage) {
             var total: Float = 0
             for group in 0..<groupCount {
               _ = advance(group: group, to: lead)
               total += score(group: group, document: lead)
             }
-            let hit = Hit(score: total, document: lead, coverage: coverage)
-            if accepts(hit) { heap.insert(hit) }
+            offer(text: total, document: lead, coverage: coverage)
           }
         }
         lead = advance(group: 0, to: lead &+ 1)
@@ -394,10 +494,7 @@ private struct Evaluation {
       }
       if phrases.isEmpty || phrasesHold(in: document) {
         count += 1
-        if limit > 0 {
-          let hit = Hit(score: total, document: document, coverage: coverage)
-          if accepts(hit) { heap.insert(hit) }
-        }
+        if limit > 0 { offer(text: total, document: document, coverage: coverage) }
       }
       for index in cursors.indices where cursors[index].document == document {
         cursors[index].next()

@@ -90,6 +90,11 @@ struct BM25Tests {
     configuration: IndexConfiguration = IndexConfiguration()
   ) throws -> [String: Double] {
     let index = try DiscoverIndex.build(from: corpus.map(\.document), configuration: configuration)
+    // Plain BM25F: no popularity, recency, exactness or proximity factors.
+    var ranking = ranking
+    ranking.popularity.weight = 0
+    ranking.recency.weight = 0
+    ranking.matchQuality = MatchQualityOptions(exactness: 0, proximity: 0)
     let response = try index.search(query, in: .sounds, limit: 100, ranking: ranking)
     let terms = query.split(separator: " ").map(String.init)
     let expectedIDs = Set(corpus.filter { sound in terms.allSatisfy(sound.contains) }.map(\.id))

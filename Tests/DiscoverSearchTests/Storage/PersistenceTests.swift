@@ -48,12 +48,16 @@ struct PersistenceTests {
 
   static func responses(_ index: DiscoverIndex, _ queries: [String]) throws -> [SearchResponse] {
     var responses: [SearchResponse] = []
+    // A fixed recency origin: with the default (now), answers change as the clock moves.
+    var ranking = RankingOptions()
+    ranking.recency.origin = Date(timeIntervalSince1970: 1_700_000_000)
     for query in queries {
       for tab in SearchTab.allCases {
-        let first = try index.search(query, in: tab, limit: 7)
+        let first = try index.search(query, in: tab, limit: 7, ranking: ranking)
         responses.append(first)
         if let cursor = first.nextCursor {
-          responses.append(try index.search(query, in: tab, limit: 7, after: cursor))
+          responses.append(
+            try index.search(query, in: tab, limit: 7, after: cursor, ranking: ranking))
         }
       }
     }
