@@ -25,8 +25,8 @@ extension CommandSpec {
     name: "search",
     summary: "Search an index: one query, or every query of a query file.",
     usage: [
-      "search \"QUERY\" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--json]",
-      "search --index DIR --queries FILE [--json]",
+      "search \"QUERY\" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--json] [--explain]",
+      "search --index DIR --queries FILE [--json] [--explain]",
     ],
     discussion: """
       Every word of QUERY is required; #tag matches hashtags and tagged videos, @name matches
@@ -39,6 +39,10 @@ extension CommandSpec {
       writes one line {"q":...,"tab":...,"results":[{"id":...,"type":...,"score":...}],"micros":...},
       micros being the search's time in this process; without it, a summary line per query.
       Suggest lines are skipped: completions are not in this build yet.
+
+      With --explain each result carries the breakdown of its score: in text, under the result
+      (with --queries, every result is listed under its query's summary line); in JSON, as its
+      "explanation". The timings then include the time spent explaining.
       """,
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
@@ -47,6 +51,10 @@ extension CommandSpec {
       .value("--cursor", "TOKEN", "Continue after the page that printed this cursor."),
       .value("--queries", "FILE", "Run every search of a query file (JSON Lines)."),
       .flag("--json", "Write JSON instead of text."),
+      .flag(
+        "--explain",
+        "Explain each result's score: BM25F per term and field, popularity, recency, exactness and proximity."
+      ),
     ])
 
   /// `discover suggest ...`, parsed but not available yet.

@@ -110,10 +110,12 @@ struct SearchOptions: Equatable, Sendable {
   var cursor: String?
   /// Whether to write JSON.
   var writesJSON = false
+  /// Whether each result carries the breakdown of its score.
+  var explainsScores = false
 
   init(
     query: String, indexDirectory: String, tab: SearchTab = .top, limit: Int = 10,
-    cursor: String? = nil, writesJSON: Bool = false
+    cursor: String? = nil, writesJSON: Bool = false, explainsScores: Bool = false
   ) {
     self.query = query
     self.indexDirectory = indexDirectory
@@ -121,6 +123,7 @@ struct SearchOptions: Equatable, Sendable {
     self.limit = limit
     self.cursor = cursor
     self.writesJSON = writesJSON
+    self.explainsScores = explainsScores
   }
 
   init(_ reader: inout ArgumentReader) throws(CommandError) {
@@ -140,6 +143,7 @@ struct SearchOptions: Equatable, Sendable {
       cursor = token
     }
     writesJSON = reader.parsed.contains("--json")
+    explainsScores = reader.parsed.contains("--explain")
   }
 }
 
@@ -151,11 +155,17 @@ struct BatchSearchOptions: Equatable, Sendable {
   var indexDirectory: String
   /// Whether to write JSON lines.
   var writesJSON = false
+  /// Whether each result carries the breakdown of its score.
+  var explainsScores = false
 
-  init(queryFile: String, indexDirectory: String, writesJSON: Bool = false) {
+  init(
+    queryFile: String, indexDirectory: String, writesJSON: Bool = false,
+    explainsScores: Bool = false
+  ) {
     self.queryFile = queryFile
     self.indexDirectory = indexDirectory
     self.writesJSON = writesJSON
+    self.explainsScores = explainsScores
   }
 
   init(_ reader: inout ArgumentReader) throws(CommandError) {
@@ -172,6 +182,7 @@ struct BatchSearchOptions: Equatable, Sendable {
     queryFile = try reader.requiredPath("--queries", purpose: "the query file")
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     writesJSON = reader.parsed.contains("--json")
+    explainsScores = reader.parsed.contains("--explain")
   }
 }
 

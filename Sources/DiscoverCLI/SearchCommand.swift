@@ -16,7 +16,7 @@ struct SearchCommand {
     do {
       response = try index.search(
         options.query, in: options.tab, limit: options.limit,
-        after: options.cursor.map(SearchCursor.init(token:)))
+        after: options.cursor.map(SearchCursor.init(token:)), explain: options.explainsScores)
     } catch let error as SearchError where error.code == .invalidQuery {
       throw CommandError(
         error,
@@ -50,6 +50,7 @@ struct SearchCommand {
     if options.limit != 10 { words += ["--limit", String(options.limit)] }
     words += ["--cursor", TextFormatting.shellQuoted(cursor.token)]
     if options.writesJSON { words.append("--json") }
+    if options.explainsScores { words.append("--explain") }
     if queryGoesLast { words += ["--", query] }
     return words.joined(separator: " ")
   }
@@ -101,7 +102,8 @@ struct BatchSearchCommand {
       let response: SearchResponse
       let start = clock.now
       do {
-        response = try index.search(query.text, in: query.tab, limit: query.limit)
+        response = try index.search(
+          query.text, in: query.tab, limit: query.limit, explain: options.explainsScores)
       } catch {
         throw CommandError.failure(
           "query \(position + 1) of \(options.queryFile) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")"
@@ -118,6 +120,9 @@ struct BatchSearchCommand {
         console.output.writeLine(
           Self.summaryLine(
             number: position + 1, query: query, response: response, microseconds: microseconds))
+        if options.explainsScores {
+          console.output.write(Self.explainedResults(response))
+        }
       }
     }
     if !options.writesJSON {
@@ -143,6 +148,24 @@ struct BatchSearchCommand {
       line += "; first: [\(first.type.rawValue)] \(TextFormatting.singleLine(first.title))"
     }
     return line
+  }
+
+  /// Every result of a summarized query with the breakdown of its score, for `--explain`:
+  /// `[video] Dance Tutorial · score 1.234 · id v3` under the summary line, the breakdown
+  /// 4 spaces further in.
+  static func explainedResults(_ response: SearchResponse) -> String {
+    // The summary's number column ("   3. ") is 6 wide: results start under the query.
+    let indent = 6
+    var text = ""
+    for result in response.results {
+      text += String(repeating: " ", count: indent)
+      text += "[\(result.type.rawValue)] \(TextFormatting.singleLine(result.title)) · "
+      text += "score \(TextFormatting.fixed(result.score, 3)) · id \(result.id)\n"
+      if let explanation = result.explanation {
+        text += TextFormatting.indented(explanation.description, by: indent + 4)
+      }
+    }
+    return text
   }
 
   /// The closing line: how many searches ran and their latency percentiles.

@@ -27,7 +27,8 @@ extension SearchResponse {
   }
 
   /// Writes the batch line of contract 4:
-  /// `{"q":"...","tab":"top","results":[{"id":"v1","type":"video","score":1.5}],"micros":42}`.
+  /// `{"q":"...","tab":"top","results":[{"id":"v1","type":"video","score":1.5}],"micros":42}`,
+  /// each result with its `explanation` when the search explained its scores.
   func writeBatchJSON(query: String, microseconds: Int, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("q", query)
@@ -39,6 +40,10 @@ extension SearchResponse {
       writer.field("id", result.id)
       writer.field("type", result.type.rawValue)
       writer.field("score", result.score)
+      if let explanation = result.explanation {
+        writer.key("explanation")
+        explanation.writeJSON(to: &writer)
+      }
       writer.endObject()
     }
     writer.endArray()
@@ -47,7 +52,8 @@ extension SearchResponse {
   }
 
   /// The response for a person: a header, the facet counts, numbered results with the
-  /// matched words in `**`, and how to get the next page.
+  /// matched words in `**` (each with the breakdown of its score, 4 spaces further in, when
+  /// the search explained its scores), and how to get the next page.
   ///
   /// - Parameters:
   ///   - query: the query as typed.
@@ -85,6 +91,9 @@ extension SearchResponse {
       let details = result.detailLine
       if !details.isEmpty { text += "\(indent)\(details)\n" }
       text += "\(indent)score \(TextFormatting.fixed(result.score, 3)) · id \(result.id)\n"
+      if let explanation = result.explanation {
+        text += TextFormatting.indented(explanation.description, by: indent.count + 4)
+      }
     }
     if let nextCursor {
       text += "\nNext page: \(nextPageCommand(nextCursor))\n"
@@ -95,8 +104,9 @@ extension SearchResponse {
 
 extension SearchResult {
   /// Writes the result as a JSON object: `id`, `type`, `title`, `subtitle` and
-  /// `thumbnailURL` when present, `score`, `highlights` as `[start, end]` UTF-8 offsets, and
-  /// `metadata` with the fields of the result's type.
+  /// `thumbnailURL` when present, `score`, `highlights` as `[start, end]` UTF-8 offsets,
+  /// `metadata` with the fields of the result's type, and `explanation` when the search
+  /// explained its scores.
   func writeJSON(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("id", id)
@@ -116,6 +126,10 @@ extension SearchResult {
     writer.endArray()
     writer.key("metadata")
     metadata.writeJSON(to: &writer)
+    if let explanation {
+      writer.key("explanation")
+      explanation.writeJSON(to: &writer)
+    }
     writer.endObject()
   }
 

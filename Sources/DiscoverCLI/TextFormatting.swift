@@ -112,6 +112,14 @@ enum TextFormatting {
     return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
 
+  /// Each line of `text` after `width` spaces, each ending with a line break: a multi-line
+  /// block nested under a line of a list.
+  static func indented(_ text: String, by width: Int) -> String {
+    let margin = String(repeating: " ", count: width)
+    return text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { "\(margin)\($0)\n" }.joined()
+  }
+
   /// `text` quoted for a POSIX shell when it needs quoting, so a printed command can be
   /// pasted back: `dance` stays, `dance challenge` becomes `'dance challenge'`.
   static func shellQuoted(_ text: String) -> String {
