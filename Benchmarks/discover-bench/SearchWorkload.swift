@@ -2,15 +2,23 @@
 
 /// Runs the search queries: one untimed warm-up pass, then timed passes, keeping each
 /// query's median; then checks every answer, outside the clock.
+///
+/// Each query also runs with ``comparisonRanking`` right after the default ranking, in the
+/// same pass, so that both see the same machine state: compared ratios do not drift with
+/// what ran before (a separate second pass measured up to 2 times off).
 struct SearchWorkload {
   let index: DiscoverIndex
   let queries: [QuerySpec]
   let passes: Int
   let verifies: Bool
   var ranking = RankingOptions()
+  /// A second ranking timed beside the first (the text-only one).
+  var comparisonRanking: RankingOptions?
 
   struct Result {
     var latency: LatencySummary
+    /// The latency with ``comparisonRanking``, when there is one.
+    var comparisonLatency: LatencySummary?
     /// Answers that disagree with the reference or break an invariant.
     var failures: [String]
     /// How many queries were checked against the reference counts.
@@ -24,8 +32,13 @@ struct SearchWorkload {
   func run() throws -> Result {
     for query in queries {
       _ = try index.search(query.text, in: query.tab, limit: query.limit, ranking: ranking)
+      if let comparisonRanking {
+        _ = try index.search(
+          query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking)
+      }
     }
     var samples = [[Double]](repeating: [], count: queries.count)
+    var comparisonSamples = [[Double]](repeating: [], count: queries.count)
     var responses: [SearchResponse] = []
     responses.reserveCapacity(queries.count)
     for pass in 0..<passes {
@@ -36,10 +49,19 @@ struct SearchWorkload {
         let elapsed = Measurement.now() - start
         samples[number].append(Double(elapsed) / 1_000)
         if pass == 0 { responses.append(response) }
+        if let comparisonRanking {
+          let start = Measurement.now()
+          _ = try index.search(
+            query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking)
+          comparisonSamples[number].append(Double(Measurement.now() - start) / 1_000)
+        }
       }
     }
     let medians = samples.map(Measurement.median)
     let latency = LatencySummary(microseconds: medians)
+    let comparisonLatency =
+      comparisonRanking == nil
+      ? nil : LatencySummary(microseconds: comparisonSamples.map(Measurement.median))
     var failures: [String] = []
     var checked = 0
     if verifies {
@@ -49,7 +71,8 @@ struct SearchWorkload {
       }
     }
     return Result(
-      latency: latency, failures: failures, checkedQueries: checked,
+      latency: latency, comparisonLatency: comparisonLatency, failures: failures,
+      checkedQueries: checked,
       emptyQueries: responses.filter { $0.totalHits == 0 }.count, medians: medians)
   }
 

@@ -100,13 +100,8 @@ struct ScoreBlend {
     var quality = Quality()
     let groupCount = groupStarts.count - 1
     guard groupCount > 0 else { return quality }
-    if exactness > 0, let tagNames {
-      let name = tagNames.string(at: Int(document))
-      if name.utf8.count >= tagKey.count && NameLengths.tagKey(of: name) == tagKey {
-        quality.isExact = true
-      }
-    }
-    if exactness > 0 && !quality.isExact {
+    quality.isExact = exactness > 0 && hasExactTag(document)
+    if exactness > 0 && !quality.isExact && mayBeExactByLength(document) {
       let codes = norms + Int(document) * fieldCount
       for field in 0..<fieldCount {
         // Lengths below 128 are stored exactly.
@@ -143,6 +138,43 @@ struct ScoreBlend {
       quality.adjacency = Float(adjacent) / Float(queryOrder.count - 1)
     }
     return quality
+  }
+
+  /// Whether the document's stored username or hashtag name reduces to the query's tag key
+  /// (``NameLengths``), compared byte by byte, without building a string.
+  func hasExactTag(_ document: UInt32) -> Bool {
+    guard let tagNames else { return false }
+    let name = tagNames.utf8(at: Int(document))
+    var matched = 0
+    for byte in name {
+      if byte >= 0x80 {
+        // Outside ASCII: fold the whole name (rare for usernames and hashtags).
+        return NameLengths.tagKey(of: String(decoding: name, as: UTF8.self)) == tagKey
+      }
+      guard ASCII.isAlphanumeric(byte) else { continue }
+      let lower = byte | (byte >= 65 && byte <= 90 ? 0x20 : 0)
+      guard matched < tagKey.count, tagKey[matched] == lower else { return false }
+      matched += 1
+    }
+    return matched == tagKey.count
+  }
+
+  /// Whether some text name field has the length an exact match has (checked on the norms
+  /// alone, before any posting is read).
+  @inline(__always)
+  func mayBeExactByLength(_ document: UInt32) -> Bool {
+    let codes = norms + Int(document) * fieldCount
+    for field in 0..<fieldCount where nameLengths[field] > 0 {
+      if Int32(codes[field]) == nameLengths[field] && codes[field] < 128 { return true }
+    }
+    return false
+  }
+
+  /// Whether a document's quality needs its postings: for proximity, or for an exact match
+  /// its name lengths allow.
+  @inline(__always)
+  func needsPostings(_ document: UInt32) -> Bool {
+    proximity > 0 || (exactness > 0 && mayBeExactByLength(document) && !hasExactTag(document))
   }
 
   /// The quality factor of a match.
@@ -189,17 +221,25 @@ struct QualityProbe {
     listIndexes = lists
     queryOrder = groups.indices.sorted { groups[$0].queryTerm < groups[$1].queryTerm }
     scratch = .allocate(capacity: max(lists.count, 1) * PostingBlock.capacity)
-    for (offset, list) in lists.enumerated() {
-      cursors.append(
-        PostingCursor(
-          postings: postings, listIndex: list, scratch: scratch + offset * PostingBlock.capacity))
-    }
   }
 
   /// Frees the cursors' scratch memory; call once when done.
   func deallocate() { scratch.deallocate() }
 
   mutating func quality(of document: UInt32, blend: ScoreBlend) -> ScoreBlend.Quality {
+    guard blend.needsPostings(document) else {
+      var quality = ScoreBlend.Quality()
+      quality.isExact = blend.exactness > 0 && blend.hasExactTag(document)
+      return quality
+    }
+    if cursors.isEmpty {
+      // Made on first need: most hits of a one-word query never need their postings.
+      for (offset, list) in listIndexes.enumerated() {
+        cursors.append(
+          PostingCursor(
+            postings: postings, listIndex: list, scratch: scratch + offset * PostingBlock.capacity))
+      }
+    }
     for index in cursors.indices {
       if cursors[index].document > document || cursors[index].document == PostingCursor.end {
         cursors[index] = PostingCursor(

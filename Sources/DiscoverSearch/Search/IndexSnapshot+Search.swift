@@ -23,16 +23,18 @@ extension DiscoverIndex {
   ///   - explain: Whether each result carries its ``SearchResult/explanation``.
   /// - Returns: One page of results with facet counts.
   /// - Throws: ``SearchError/Code/invalidQuery`` when `cursor` is malformed or belongs to
-  ///   another query or tab.
+  ///   another query or tab; ``SearchError/Code/invalidArgument`` when `limit` is outside
+  ///   1...``maximumSearchLimit``.
   /// - Complexity: O(p) in the postings of the query's terms in the worst case; frequent
   ///   terms are counted by bitmap and ranked with block-max pruning.
   public func search(
     _ query: String, in tab: SearchTab = .top, limit: Int = 10, after cursor: SearchCursor? = nil,
     ranking: RankingOptions = RankingOptions(), explain: Bool = false
   ) throws -> SearchResponse {
-    precondition(
-      limit > 0 && limit <= maximumSearchLimit,
-      "search limit must be 1...\(maximumSearchLimit), got \(limit)")
+    guard limit > 0 && limit <= maximumSearchLimit else {
+      throw SearchError(
+        .invalidArgument, "search limit must be 1...\(maximumSearchLimit), got \(limit)")
+    }
     let snapshot = self.snapshot
     return try workspaces.withWorkspace { workspace in
       try snapshot.search(

@@ -56,6 +56,11 @@ struct PostingCursor {
     loadBlock(0)
   }
 
+  /// The decoded documents of the current block.
+  @inline(__always) var blockDocuments: UnsafeBufferPointer<UInt32> {
+    UnsafeBufferPointer(start: documents, count: count)
+  }
+
   /// The number of blocks.
   @inline(__always) var blockCount: Int { Int(list.blockCount) }
 

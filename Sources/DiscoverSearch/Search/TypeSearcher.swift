@@ -217,6 +217,8 @@ private struct Evaluation {
   var phrases: [[(group: Int, offset: UInt32)]] = []
   var heap: TopHits
   var count = 0
+  /// The static factors of the current block's documents.
+  var blockFactors = [Float](repeating: 1, count: PostingBlock.capacity)
 
   init(
     searcher: TypeSearcher, blend: ScoreBlend, groups: [TermPlan], phrases: [ParsedQuery.Phrase],
@@ -310,11 +312,29 @@ private struct Evaluation {
         if !heap.admits(bound: blendedBound(text: text, block: block), coverage: 1) { continue }
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
+      guard let factors = blend.factors else {
+        while cursors[0].block == block {
+          offer(
+            text: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
+            coverage: 1)
+          cursors[0].next()
+        }
+        continue
+      }
+      // Load the block's static factors first: the loads are independent, so their cache
+      // misses overlap instead of following one another.
+      let documents = cursors[0].blockDocuments
+      let base = factors.factors.baseAddress!
+      for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
+      var slot = cursors[0].index
       while cursors[0].block == block {
-        offer(
-          text: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
-          coverage: 1)
+        let hit = Hit(
+          score: ScoreBlend.combine(
+            text: weight * scorer.score(cursors[0], idf: idf), factor: blockFactors[slot]),
+          document: cursors[0].document, coverage: 1)
+        if accepts(hit) { heap.insert(hit) }
         cursors[0].next()
+        slot += 1
       }
     }
   }
