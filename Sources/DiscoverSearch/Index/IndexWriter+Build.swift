@@ -42,25 +42,44 @@ extension IndexWriter {
       }
     }
 
+    // The snapshot numbers each type's documents most popular first (``DocumentOrder``).
+    let videoOrder = DocumentOrder(counts: videoViews)
+    let userOrder = DocumentOrder(counts: userFollowers)
+    let hashtagOrder = DocumentOrder(counts: hashtagViews)
+    let soundOrder = DocumentOrder(counts: soundVideos)
+    let orders = [videoOrder, userOrder, hashtagOrder, soundOrder]
+
     let splits = makeTagSplits()
     var partitions: [TypePartition] = []
     for builder in builders {
       partitions.append(
-        try makePartition(builder, termCount: termCount, splits: splits, creators: creators))
+        try makePartition(
+          builder, termCount: termCount, splits: splits, creators: creators,
+          order: orders[builder.type.index]))
     }
 
+    let references = unresolved.map {
+      UnresolvedReference(video: videoOrder.rank[Int($0.video)], isSound: $0.isSound, id: $0.id)
+    }.sorted { $0.video < $1.video }
     let videos = VideoColumns(
-      viewCounts: IntegerColumn(videoViews), likeCounts: IntegerColumn(videoLikes),
-      createdAt: DateColumn(videoCreatedAt), creators: Column(creators), sounds: Column(sounds),
-      thumbnails: videoThumbnails.build(), unresolvedReferences: unresolved)
+      viewCounts: IntegerColumn(videoOrder.apply(videoViews)),
+      likeCounts: IntegerColumn(videoOrder.apply(videoLikes)),
+      createdAt: DateColumn(videoOrder.apply(videoCreatedAt)),
+      creators: Column(videoOrder.apply(creators).map(userOrder.renumber)),
+      sounds: Column(videoOrder.apply(sounds).map(soundOrder.renumber)),
+      thumbnails: videoThumbnails.build().permuted(by: videoOrder),
+      unresolvedReferences: references)
     let users = UserColumns(
-      followerCounts: IntegerColumn(userFollowers),
-      videoCounts: IntegerColumn(userVideoCounts.map { Int($0) }),
-      isVerified: Column(userVerified), displayNames: userDisplayNames.build())
+      followerCounts: IntegerColumn(userOrder.apply(userFollowers)),
+      videoCounts: IntegerColumn(userOrder.apply(userVideoCounts).map { Int($0) }),
+      isVerified: Column(userOrder.apply(userVerified)),
+      displayNames: userDisplayNames.build(in: userOrder))
     let hashtags = HashtagColumns(
-      viewCounts: IntegerColumn(hashtagViews), videoCounts: IntegerColumn(hashtagVideos))
+      viewCounts: IntegerColumn(hashtagOrder.apply(hashtagViews)),
+      videoCounts: IntegerColumn(hashtagOrder.apply(hashtagVideos)))
     let soundColumns = SoundColumns(
-      videoCounts: IntegerColumn(soundVideos), artists: soundArtists.build())
+      videoCounts: IntegerColumn(soundOrder.apply(soundVideos)),
+      artists: soundArtists.build(in: soundOrder))
     return IndexSnapshot(
       configuration: configuration, terms: terms.makeTable(), partitions: partitions,
       videos: videos,
@@ -119,9 +138,12 @@ extension IndexWriter {
   }
 
   /// Inverts one type's entries into its partition.
+  ///
+  /// Entries are collected in the writer's document numbers; the partition numbers documents
+  /// by `order`.
   private func makePartition(
     _ builder: TypeBuilder, termCount: Int, splits: (index: [UInt32], parts: [UInt32]),
-    creators: [UInt32]
+    creators: [UInt32], order: DocumentOrder
   ) throws -> TypePartition {
     let fieldCount = builder.fieldCount
     let documentCount = builder.documentCount
@@ -171,6 +193,15 @@ extension IndexWriter {
       }
     }
 
+    // Norms in snapshot order.
+    var ordered = [UInt8](repeating: 0, count: norms.count)
+    for (new, old) in order.order.enumerated() {
+      for field in 0..<fieldCount {
+        ordered[new * fieldCount + field] = norms[Int(old) * fieldCount + field]
+      }
+    }
+    norms = ordered
+
     // Average field lengths, from the same codes the searcher decodes.
     var averages = [Float](repeating: 0, count: fieldCount)
     if documentCount > 0 {
@@ -195,22 +226,25 @@ extension IndexWriter {
           try IndexWriter.invert(
             main: entries, extras: extras, termCount: termCount, fieldCount: fieldCount,
             documentCount: documentCount, inverseNormalization: inverseNormalization,
-            norms: normBuffer.baseAddress!, type: builder.type)
+            norms: normBuffer.baseAddress!, order: order, type: builder.type)
         }
       }
     }
     return TypePartition(
       type: builder.type, documentCount: documentCount, postings: postings,
-      norms: Column(norms), averageFieldLengths: averages, ids: builder.ids.build(),
-      titles: builder.titles.build(), configuration: configuration)
+      norms: Column(norms), averageFieldLengths: averages, ids: builder.ids.build(in: order),
+      titles: builder.titles.build(in: order), configuration: configuration)
   }
 
-  /// Groups entries by term with a counting sort (each term's main entries, then its
-  /// extras, both already in document order) and encodes every term's list.
+  /// Groups entries by term with a counting sort and encodes every term's list.
+  ///
+  /// Entries arrive grouped by the writer's document numbers; the scatter visits documents
+  /// in snapshot order (`order`) and renumbers them, so each term's main entries, then its
+  /// extras, land in ascending snapshot order. `norms` are in snapshot order.
   private static func invert(
     main: UnsafeBufferPointer<PostingEntry>, extras: UnsafeBufferPointer<PostingEntry>,
     termCount: Int, fieldCount: Int, documentCount: Int, inverseNormalization: [[Float]],
-    norms: UnsafePointer<UInt8>, type: SearchResultType
+    norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
   ) throws -> TypePostings {
     // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
     let starts = UnsafeMutablePointer<Int>.allocate(capacity: termCount + 1)
@@ -237,19 +271,29 @@ extension IndexWriter {
     starts[termCount] = total
     let sorted = UnsafeMutablePointer<PostingEntry>.allocate(capacity: max(total, 1))
     defer { sorted.deallocate() }
-    // Both passes read entries in document order, so the norms are read in order too.
-    for entry in main {
-      let term = Int(entry.term)
-      sorted[cursors[term]] = entry.withNorm(
-        norms[Int(entry.document) &* fieldCount &+ entry.field])
-      cursors[term] &+= 1
+    // Where each writer document's entries start, in both arrays (entries are grouped by
+    // document, in ascending order).
+    func documentStarts(_ entries: UnsafeBufferPointer<PostingEntry>) -> [Int] {
+      var starts = [Int](repeating: 0, count: documentCount + 1)
+      for entry in entries { starts[Int(entry.document) + 1] &+= 1 }
+      for document in 0..<documentCount { starts[document + 1] &+= starts[document] }
+      return starts
     }
-    for term in 0..<termCount { cursors[term] = mainEnds[term] }
-    for entry in extras {
-      let term = Int(entry.term)
-      sorted[cursors[term]] = entry.withNorm(
-        norms[Int(entry.document) &* fieldCount &+ entry.field])
-      cursors[term] &+= 1
+    // Both passes visit documents in snapshot order, so the norms are read in order too.
+    for (pass, entries) in [main, extras].enumerated() {
+      if pass == 1 { for term in 0..<termCount { cursors[term] = mainEnds[term] } }
+      let starts = documentStarts(entries)
+      for new in 0..<documentCount {
+        let old = Int(order.order[new])
+        let normBase = new &* fieldCount
+        for index in starts[old]..<starts[old + 1] {
+          var entry = entries[index]
+          let term = Int(entry.term)
+          entry.document = UInt32(truncatingIfNeeded: new)
+          sorted[cursors[term]] = entry.withNorm(norms[normBase &+ entry.field])
+          cursors[term] &+= 1
+        }
+      }
     }
 
     var impactWeights = SIMD4<Float>.zero

@@ -309,7 +309,7 @@ struct ThresholdSearch {
 
 /// A small set of document ids (open addressing with linear probing), for the documents a
 /// threshold search has already scored.
-private struct DocumentSet {
+struct DocumentSet {
   private var slots = [UInt32](repeating: UInt32.max, count: 256)
   private var count = 0
 

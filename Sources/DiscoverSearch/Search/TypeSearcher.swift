@@ -156,7 +156,13 @@ struct TypeSearcher {
     limit: Int, after: RankKey?
   ) -> TypeHits {
     let postings = partition.postings
-    if matching == .all && phrases.isEmpty && usesImpactOrders {
+    let isSingleTerm = groups.count == 1 && groups[0].alternatives.count == 1 && phrases.isEmpty
+    // One term under the blend: the impact head, then a scan in popularity order
+    // (``Evaluation/runSingleTermBlended``), instead of a threshold search that cannot stop.
+    let blendsOneTerm =
+      isSingleTerm && matching == .all && blend.factors != nil && usesImpactOrders
+      && scorer.weights == postings.impactWeights
+    if matching == .all && phrases.isEmpty && usesImpactOrders && !blendsOneTerm {
       if var threshold = ThresholdSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups),
         let hits = threshold.run(limit: limit, after: after)
@@ -178,7 +184,12 @@ struct TypeSearcher {
       limit: limit, after: after)
     switch matching {
     case .all:
-      if groups.count == 1 && groups[0].alternatives.count == 1 && phrases.isEmpty {
+      if blendsOneTerm,
+        let head = postings.impactRange(ofList: groups[0].alternatives[0].listIndex),
+        !head.isEmpty
+      {
+        evaluation.runSingleTermBlended(head: head, postings: postings)
+      } else if isSingleTerm {
         evaluation.runSingleTerm()
       } else {
         evaluation.runConjunction(postings: postings)
@@ -326,13 +337,98 @@ private struct Evaluation {
       let documents = cursors[0].blockDocuments
       let base = factors.factors.baseAddress!
       for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
+      let blockText =
+        weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
       var slot = cursors[0].index
       while cursors[0].block == block {
-        let hit = Hit(
-          score: ScoreBlend.combine(
-            text: weight * scorer.score(cursors[0], idf: idf), factor: blockFactors[slot]),
-          document: cursors[0].document, coverage: 1)
-        if accepts(hit) { heap.insert(hit) }
+        // The document's own factor often rules it out before its norms are read.
+        if heap.admitsOrTies(
+          bound: ScoreBlend.combine(text: blockText, factor: blockFactors[slot]), coverage: 1)
+        {
+          let hit = Hit(
+            score: ScoreBlend.combine(
+              text: weight * scorer.score(cursors[0], idf: idf), factor: blockFactors[slot]),
+            document: cursors[0].document, coverage: 1)
+          if accepts(hit) { heap.insert(hit) }
+        }
+        cursors[0].next()
+        slot += 1
+      }
+    }
+  }
+
+  /// One term under the blend, whose best postings by text are in an impact head.
+  ///
+  /// The threshold algorithm over the head alone rarely stops: an unseen document may have
+  /// the largest static factor. So this reads two orders (Fagin, Lotem and Naor's threshold
+  /// algorithm over two sorted lists): the head, where every later posting's text score is
+  /// at most the last one's, then the list itself in document order, which is popularity
+  /// order (``DocumentOrder``), where every later document's factor is at most the largest
+  /// factor from there to the end. Their product bounds every document not yet seen; the
+  /// scan stops when it cannot beat the k-th hit, and skips blocks whose own bound cannot.
+  mutating func runSingleTermBlended(head: Range<Int>, postings: TypePostings) {
+    count = Int(cursors[0].list.documentFrequency)
+    guard limit > 0, let factors = blend.factors else { return }
+    let idf = idfs[0]
+    let weight = weights[0]
+    let documentsInHead = postings.impactDocuments.base + head.lowerBound
+    let impacts = postings.impactValues.base + head.lowerBound
+    var seen = DocumentSet()
+    // A long head (a frequent term's) is read in part: what follows weighs at most the last
+    // entry read.
+    let headRead = min(head.count, 256)
+    for index in 0..<headRead {
+      let document = documentsInHead[index]
+      _ = seen.insert(document)
+      let hit = Hit(
+        score: ScoreBlend.combine(
+          text: weight * (idf * scorer.saturate(impacts[index])),
+          factor: factors.factors[Int(document)]),
+        document: document, coverage: 1)
+      if accepts(hit) { heap.insert(hit) }
+    }
+    // A complete head, read whole, held every posting.
+    if headRead == count { return }
+    // Postings not read weigh at most the last entry read.
+    let textCap = weight * (idf * scorer.saturate(impacts[headRead - 1]))
+    let lastDocument = UInt32(factors.factors.count - 1)
+    let blockCount = cursors[0].blockCount
+    for block in 0..<blockCount {
+      let first = cursors[0].firstDocumentBound(ofBlock: block)
+      if heap.isFull {
+        // Nothing from here on can reach the k-th hit (not even tie it): stop.
+        let rest = ScoreBlend.combine(
+          text: textCap, factor: factors.maximum(from: first, through: lastDocument))
+        if rest < heap.worst.score { break }
+        let text = min(
+          textCap,
+          weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf))
+        let bound = ScoreBlend.combine(
+          text: text,
+          factor: factors.maximum(from: first, through: cursors[0].lastDocument(ofBlock: block)))
+        if !heap.admitsOrTies(bound: bound, coverage: 1) { continue }
+      }
+      if cursors[0].block != block { cursors[0].jump(toBlock: block) }
+      let documents = cursors[0].blockDocuments
+      let base = factors.factors.baseAddress!
+      for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
+      let blockText = min(
+        textCap,
+        weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf))
+      var slot = cursors[0].index
+      while cursors[0].block == block {
+        let document = cursors[0].document
+        // The document's own factor often rules it out before its norms are read.
+        if heap.admitsOrTies(
+          bound: ScoreBlend.combine(text: blockText, factor: blockFactors[slot]), coverage: 1),
+          seen.insert(document)
+        {
+          let hit = Hit(
+            score: ScoreBlend.combine(
+              text: weight * scorer.score(cursors[0], idf: idf), factor: blockFactors[slot]),
+            document: document, coverage: 1)
+          if accepts(hit) { heap.insert(hit) }
+        }
         cursors[0].next()
         slot += 1
       }
