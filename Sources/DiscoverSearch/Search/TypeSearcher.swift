@@ -158,10 +158,14 @@ struct TypeSearcher {
     let postings = partition.postings
     let isSingleTerm = groups.count == 1 && groups[0].alternatives.count == 1 && phrases.isEmpty
     // One term under the blend: the impact head, then a scan in popularity order
-    // (``Evaluation/runSingleTermBlended``), instead of a threshold search that cannot stop.
+    // (``Evaluation/runSingleTermBlended``), instead of a threshold search that cannot stop
+    // within a short head.
+    // Frequent terms (with a bitmap) keep long impact lists, where the threshold search
+    // does better: it stops within them (`the`: 825 µs against 3.4 ms at 1,000,000).
     let blendsOneTerm =
       isSingleTerm && matching == .all && blend.factors != nil && usesImpactOrders
       && scorer.weights == postings.impactWeights
+      && postings.bitmapIndex(ofList: groups[0].alternatives[0].listIndex) == nil
     if matching == .all && phrases.isEmpty && usesImpactOrders && !blendsOneTerm {
       if var threshold = ThresholdSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups),

@@ -1,4 +1,5 @@
 import DiscoverSearch
+import Foundation
 import Testing
 
 /// Facet counts, tabs and pagination on a corpus where "sunset" matches a known number of
@@ -157,6 +158,32 @@ struct SearchPagingTests {
       }
       #expect(error?.code == .invalidQuery)
     }
+  }
+
+  @Test(arguments: [0, -1, maximumSearchLimit + 1, Int.max])
+  func limitOutsideTheRangeIsAnInvalidArgument(limit: Int) throws {
+    let index = try Self.index()
+    let error = #expect(throws: SearchError.self) {
+      try index.search("sunset", limit: limit)
+    }
+    #expect(error?.code == .invalidArgument)
+    #expect(error?.message.contains("1...\(maximumSearchLimit)") == true)
+  }
+
+  /// Page two ranks with page one's recency origin, carried in the cursor, even when the
+  /// caller's clock (the default origin) has moved on.
+  @Test func laterPagesKeepTheFirstPagesRecencyOrigin() throws {
+    let index = try Self.index()
+    var first = RankingOptions()
+    first.recency.origin = Date(timeIntervalSince1970: 1_700_000_000)
+    let pageOne = try index.search("sunset", in: .videos, limit: 2, ranking: first)
+    let cursor = try #require(pageOne.nextCursor)
+    var later = RankingOptions()
+    later.recency.origin = nil
+    let pageTwo = try index.search("sunset", in: .videos, limit: 2, after: cursor, ranking: later)
+    let whole = try index.search("sunset", in: .videos, limit: 4, ranking: first)
+    #expect((pageOne.results + pageTwo.results).map(\.id) == whole.results.map(\.id))
+    #expect(pageTwo.results.map(\.score) == whole.results.dropFirst(2).map(\.score))
   }
 
   @Test func emptyQueryGivesAnEmptyResponseWhateverTheCursor() throws {
