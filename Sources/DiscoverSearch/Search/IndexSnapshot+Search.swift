@@ -167,9 +167,11 @@ extension IndexSnapshot {
     let limit: Int
     let position: SearchCursor.Contents?
     let policy: TopTabPolicy
+    let isTop: Bool
 
     init(tab: SearchTab, limit: Int, position: SearchCursor.Contents?, policy: TopTabPolicy) {
       self.limit = limit
+      isTop = tab == .top
       self.position = position
       self.policy = policy
       limits = [0, 0, 0, 0]
@@ -191,6 +193,17 @@ extension IndexSnapshot {
           limits[type.index] = section == 2 ? restDepth(for: type) : policy.slots(for: type)
         }
       }
+    }
+
+    /// The re-ranking window of users, hashtags and sounds in the Top tab, on every page
+    /// (one window, so that every page agrees on the cards): an exact name match, worth
+    /// twice its text score, is nearly always among the first few hits, and a small window
+    /// keeps the tab's three extra searches cheap.
+    static let cardWindow = 8
+
+    /// Whether `type` is searched with ``cardWindow``.
+    func usesCardWindow(_ type: SearchResultType) -> Bool {
+      isTop && type != .video
     }
 
     /// How many of a type's hits the last section needs: everything up to this page.
@@ -253,7 +266,7 @@ extension IndexSnapshot {
     let videosRanOut = section == 2 || videos.count < page.limits[SearchResultType.video.index]
     if result.count < page.limit && videosRanOut {
       var source = outcome
-      if section < 2 {
+      if section < 2 && !outcome.fillsRest {
         var limits = [0, 0, 0, 0]
         for type in others { limits[type.index] = page.limit + page.policy.slots(for: type) }
         source = deeper(limits)
@@ -282,6 +295,9 @@ extension IndexSnapshot {
     var hits: [[Hit]]
     var facets: FacetCounts
     var totalCount: Int
+    /// Whether the Top tab's other types were already searched deep enough for the last
+    /// section.
+    var fillsRest = false
   }
 
   private func run(
@@ -290,6 +306,7 @@ extension IndexSnapshot {
   ) -> Outcome {
     var outcome = Outcome(
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
+    var page = page
     for partition in partitions {
       let plans = plan.selected.map { term in
         TermPlan(
@@ -315,10 +332,22 @@ extension IndexSnapshot {
         tagKey: nameLengths.tagKey)
       let result = searcher.search(
         terms: plans, phrases: plan.phrases, matching: plan.matching, limit: limit,
-        after: page.afters[partition.type.index], rerankWindow: ranking.rerankWindow)
+        after: page.afters[partition.type.index],
+        rerankWindow: page.usesCardWindow(partition.type)
+          ? min(ranking.rerankWindow, PageRequest.cardWindow) : ranking.rerankWindow)
       outcome.hits[partition.type.index] = result.hits
       outcome.facets[partition.type] = result.count
       outcome.totalCount += result.count
+      // Top tab: when the videos run out on this page, the other types fill it, so ask
+      // them for a page's worth now rather than searching them twice.
+      if page.isTop && partition.type == .video && (page.position?.section ?? 0) < 2
+        && result.hits.count < limit
+      {
+        for type in [SearchResultType.user, .hashtag, .sound] {
+          page.limits[type.index] = page.limit + page.policy.slots(for: type)
+        }
+        outcome.fillsRest = true
+      }
     }
     return outcome
   }
