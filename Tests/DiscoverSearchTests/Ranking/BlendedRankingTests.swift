@@ -161,6 +161,32 @@ struct BlendedRankingTests {
     }
   }
 
+  @Test func theTopTabPolicyDecidesWhichCardsLead() throws {
+    let documents: [Document] = [
+      .user(User(id: "u1", username: "sunset_lover", followerCount: 10)),
+      .user(User(id: "u2", username: "sunset", followerCount: 5)),
+      .hashtag(Hashtag(id: "h1", name: "sunset", viewCount: 100, videoCount: 3)),
+      .video(Video(id: "v1", title: "sunset over the bay", viewCount: 1_000)),
+      .video(Video(id: "v2", title: "a sunset", viewCount: 50)),
+    ]
+    let index = try DiscoverIndex.build(from: documents)
+    // Default: the exact user and hashtag lead as cards, then the videos, then the rest.
+    let top = try index.search("sunset", in: .top, limit: 10, ranking: Self.ranking)
+    #expect(Set(top.results.prefix(2).map(\.id)) == ["u2", "h1"])
+    #expect(top.results.dropFirst(2).prefix(2).allSatisfy { $0.type == .video })
+    #expect(top.results.last?.id == "u1")
+    #expect(top.totalHits == 5 && top.facets.users == 2 && top.facets.hashtags == 1)
+    // No user slot: the exact user waits for the last section.
+    var noUsers = Self.ranking
+    noUsers.topTab.leadSlots[.user] = 0
+    let withoutUserCard = try index.search("sunset", in: .top, limit: 10, ranking: noUsers)
+    #expect(withoutUserCard.results.first?.id == "h1")
+    #expect(withoutUserCard.results.dropFirst().prefix(2).allSatisfy { $0.type == .video })
+    // A query matching no video still lists every hit.
+    let onlyUsers = try index.search("lover", in: .top, limit: 10, ranking: Self.ranking)
+    #expect(onlyUsers.results.map(\.id) == ["u1"])
+  }
+
   /// Pruning with the blend is exact: the best 10 are the first 10 of a search deep enough
   /// to see every match, on every search path.
   @Test func blendedTopHitsMatchAnExhaustiveSearch() throws {
