@@ -82,7 +82,8 @@ public struct RecencyOptions: Sendable, Hashable {
 
   /// The signal of something `age` seconds old, in 0...1.
   public func signal(age: TimeInterval) -> Double {
-    let distance = max(0, age - max(offset, 0))
+    let offset = offset.isFinite ? max(offset, 0) : 0
+    let distance = max(0, age - offset)
     guard distance > 0 else { return 1 }
     let scale = scale.isFinite && scale > 0 ? scale : 14 * 86_400
     let decay = decay.isFinite && decay > 0 && decay < 1 ? decay : 0.5
@@ -95,10 +96,19 @@ public struct RecencyOptions: Sendable, Hashable {
     }
   }
 
-  /// The origin of a search made at `now`, as whole seconds since 1970.
+  /// The origin of a search made at `now`, as whole seconds since 1970, within the
+  /// ±10^15 seconds documents' dates are checked against (an origin out there, or not a
+  /// number, cannot overflow an age).
   func originSeconds(now: Date) -> Int64 {
-    if let origin { return Int64(origin.timeIntervalSince1970.rounded(.down)) }
-    let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+    func clamped(_ seconds: TimeInterval) -> Int64 {
+      guard seconds.isFinite else { return 0 }
+      return Int64(min(max(seconds, -1e15), 1e15).rounded(.down))
+    }
+    if let origin {
+      let seconds = origin.timeIntervalSince1970
+      return seconds.isFinite ? clamped(seconds) : clamped(now.timeIntervalSince1970)
+    }
+    let seconds = clamped(now.timeIntervalSince1970)
     return seconds - seconds % 60
   }
 }

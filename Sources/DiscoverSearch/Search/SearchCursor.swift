@@ -80,13 +80,17 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     let key = RankKey(
       coverage: bytes[9], score: Float(bitPattern: read(UInt32.self, at: 10)),
       typeIndex: bytes[14], document: read(UInt32.self, at: 15))
-    guard key.typeIndex < 4, bytes[31] < 3 else {
+    // Origins are kept within ±10^15 seconds (``RecencyOptions``); a cursor claiming
+    // another was not made by a search.
+    let originSeconds = read(Int64.self, at: 23)
+    guard key.typeIndex < 4, bytes[31] < 3, originSeconds.magnitude <= 1_000_000_000_000_000
+    else {
       throw SearchError(
         .invalidQuery, "the page cursor is malformed; start again from the first page")
     }
     return Contents(
       queryHash: hash, key: key, offset: Int(read(UInt32.self, at: 19)),
-      originSeconds: read(Int64.self, at: 23), section: bytes[31])
+      originSeconds: originSeconds, section: bytes[31])
   }
 
   /// A stable hash of the query and tab (64-bit FNV-1a, Fowler, Noll and Vo), the same in

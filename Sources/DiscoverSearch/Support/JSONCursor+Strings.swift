@@ -145,14 +145,15 @@ extension JSONCursor {
         ? String(UnicodeScalar(letter)) : "0x\(Self.uppercaseHex(UInt32(letter), digits: 2))"
       throw failure(
         .invalidEscape,
-        "invalid escape \\\(shown) (valid escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+        "invalid escape \\\(shown) (valid escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t, and \\u with four hex digits)",
         at: escapeStart)
     }
     scratch.append(unescaped)
     position += 1
   }
 
-  /// Decodes `\uXXXX`, or a `\uD8xx\uDCxx` surrogate pair, starting at `escapeStart`.
+  /// Decodes a `\u` escape of four hex digits (`\u00e9`), or a surrogate pair of two
+  /// (`\ud83d\udd25`), starting at `escapeStart`.
   mutating func parseUnicodeEscape(startingAt escapeStart: Int) throws(JSONParseError) {
     let unit = try hexQuad(at: escapeStart + 2, escapeStart: escapeStart)
     position = escapeStart + 6

@@ -187,6 +187,62 @@ struct BlendedRankingTests {
     #expect(onlyUsers.results.map(\.id) == ["u1"])
   }
 
+  /// Settings from outside (a config file, a request) never crash a search or make a score
+  /// that is not a number: weights that are negative or not finite count as 0, a broken
+  /// scale, offset or decay falls back to the default, and any origin is clamped.
+  @Test func hostileRankingSettingsStillRank() throws {
+    let videos = (0..<20).map { number in
+      Video(
+        id: "v\(number)", title: "night market \(number)", viewCount: number * 1_000,
+        createdAt: Self.daysAgo(Double(number)))
+    }
+    let index = try DiscoverIndex.build(from: videos.map(Document.video))
+    let origins = [
+      Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -1e300), .distantPast,
+      .distantFuture, Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: .infinity),
+    ]
+    for origin in origins {
+      var ranking = RankingOptions(k1: .nan, fieldWeights: [.videoTitle: -.infinity])
+      ranking.popularity = PopularityOptions(weight: .infinity, pivots: [.video: -.nan])
+      ranking.recency = RecencyOptions(
+        weight: .nan, function: .gaussian, scale: -1, offset: .nan, decay: 7, origin: origin)
+      ranking.matchQuality = MatchQualityOptions(exactness: -.infinity, proximity: .nan)
+      ranking.rerankWindow = Int.max
+      ranking.topTab = TopTabPolicy(leadSlots: [.user: Int.max, .hashtag: -5])
+      for tab in SearchTab.allCases {
+        let response = try index.search(
+          "night market", in: tab, limit: 7, ranking: ranking, explain: true)
+        #expect(response.results.allSatisfy { $0.score.isFinite })
+        if tab == .videos || tab == .top {
+          #expect(response.results.count == 7)
+          let next = try index.search(
+            "night market", in: tab, limit: 7, after: response.nextCursor, ranking: ranking)
+          #expect(Set(next.results.map(\.id)).isDisjoint(with: response.results.map(\.id)))
+        }
+      }
+    }
+  }
+
+  /// A cursor whose recency origin or Top tab section no search could have made is
+  /// rejected, not trusted.
+  @Test func forgedCursorOriginsAndSectionsAreRejected() throws {
+    let videos = (0..<5).map { Video(id: "v\($0)", title: "river walk", viewCount: $0) }
+    let index = try DiscoverIndex.build(from: videos.map(Document.video))
+    let cursor = try #require(try index.search("river", in: .top, limit: 2).nextCursor)
+    let contents = try cursor.contents(
+      expectingQueryHash: SearchCursor.hash(query: "river", tab: .top))
+    var farOrigin = contents
+    farOrigin.originSeconds = Int64.max
+    var badSection = contents
+    badSection.section = 7
+    for forged in [farOrigin, badSection] {
+      let error = #expect(throws: SearchError.self) {
+        try index.search("river", in: .top, limit: 2, after: SearchCursor(forged))
+      }
+      #expect(error?.code == .invalidQuery)
+    }
+  }
+
   /// Pruning with the blend is exact: the best 10 are the first 10 of a search deep enough
   /// to see every match, on every search path.
   @Test func blendedTopHitsMatchAnExhaustiveSearch() throws {
