@@ -93,14 +93,16 @@ struct ScoreBlend {
 
   /// The match quality of `document`, from cursors standing on it (or past it, for terms
   /// it lacks). Alternatives of group `g` are cursors `groupStarts[g]..<groupStarts[g + 1]`;
-  /// `queryOrder` lists the groups in the order their terms were typed.
+  /// `queryOrder` lists the groups in the order their terms were typed. `hasExactTag` is
+  /// what ``hasExactTag(_:)`` says of the document.
   func quality(
-    of document: UInt32, cursors: [PostingCursor], groupStarts: [Int], queryOrder: [Int]
+    of document: UInt32, hasExactTag: Bool, cursors: [PostingCursor], groupStarts: [Int],
+    queryOrder: [Int]
   ) -> Quality {
     var quality = Quality()
     let groupCount = groupStarts.count - 1
     guard groupCount > 0 else { return quality }
-    quality.isExact = exactness > 0 && hasExactTag(document)
+    quality.isExact = exactness > 0 && hasExactTag
     if exactness > 0 && !quality.isExact && mayBeExactByLength(document) {
       let codes = norms + Int(document) * fieldCount
       for field in 0..<fieldCount {
@@ -170,13 +172,6 @@ struct ScoreBlend {
     return false
   }
 
-  /// Whether a document's quality needs its postings: for proximity, or for an exact match
-  /// its name lengths allow.
-  @inline(__always)
-  func needsPostings(_ document: UInt32) -> Bool {
-    proximity > 0 || (exactness > 0 && mayBeExactByLength(document) && !hasExactTag(document))
-  }
-
   /// The quality factor of a match.
   @inline(__always)
   func multiplier(_ quality: Quality) -> Float {
@@ -227,9 +222,14 @@ struct QualityProbe {
   func deallocate() { scratch.deallocate() }
 
   mutating func quality(of document: UInt32, blend: ScoreBlend) -> ScoreBlend.Quality {
-    guard blend.needsPostings(document) else {
+    let hasExactTag = blend.exactness > 0 && blend.hasExactTag(document)
+    // The postings are needed for proximity, or for an exact match the norms allow.
+    let needsPostings =
+      blend.proximity > 0
+      || (blend.exactness > 0 && !hasExactTag && blend.mayBeExactByLength(document))
+    guard needsPostings else {
       var quality = ScoreBlend.Quality()
-      quality.isExact = blend.exactness > 0 && blend.hasExactTag(document)
+      quality.isExact = hasExactTag
       return quality
     }
     if cursors.isEmpty {
@@ -249,6 +249,7 @@ struct QualityProbe {
       cursors[index].advance(to: document)
     }
     return blend.quality(
-      of: document, cursors: cursors, groupStarts: groupStarts, queryOrder: queryOrder)
+      of: document, hasExactTag: hasExactTag, cursors: cursors, groupStarts: groupStarts,
+      queryOrder: queryOrder)
   }
 }

@@ -22,44 +22,25 @@ extension IndexSnapshot {
     let fields = SearchField.fields(of: type)
     let document = hit.document
 
-    // The plans in the order the search summed them (rarest first).
-    struct Alternative {
-      var listIndex: Int
-      var idf: Float
-      var form: String
-    }
-    var groups: [(queryTerm: Int, alternatives: [Alternative], cost: Int)] = []
-    for term in context.selected {
-      var alternatives: [Alternative] = []
-      var cost = 0
-      for (offset, id) in context.termIDs[term].enumerated() {
-        guard let id, let listIndex = postings.listIndex(for: id) else { continue }
-        let frequency = Int(postings.lists[listIndex].documentFrequency)
-        cost += frequency
-        alternatives.append(
-          Alternative(
-            listIndex: listIndex,
-            idf: BM25F.idf(documentFrequency: frequency, documentCount: partition.documentCount),
-            form: String(decoding: context.parsed.terms[term].alternatives[offset], as: UTF8.self)))
-      }
-      if !alternatives.isEmpty { groups.append((term, alternatives, cost)) }
-    }
-    groups.sort { $0.cost < $1.cost }
+    // The plans in the order the search summed them (rarest first, as `TypeSearcher`).
+    let plans = termPlans(in: partition, termIDs: context.termIDs, selected: context.selected)
+      .filter { !$0.alternatives.isEmpty }
+      .sorted { $0.cost(in: postings) < $1.cost(in: postings) }
 
     let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
     defer { scratch.deallocate() }
     var terms: [ScoreExplanation.TermMatch] = []
     var text: Float = 0
-    var plans: [TermPlan] = []
-    for group in groups {
+    for plan in plans {
+      let term = context.parsed.terms[plan.queryTerm]
       var best: (score: Float, match: ScoreExplanation.TermMatch)?
-      for alternative in group.alternatives {
+      for alternative in plan.alternatives {
         var cursor = PostingCursor(
           postings: postings, listIndex: alternative.listIndex, scratch: scratch)
         cursor.advance(to: document)
         guard cursor.document == document else { continue }
         let x = scorer.weightedFrequency(cursor)
-        let score = 1 * (alternative.idf * scorer.saturate(x))
+        let score = alternative.weight * scorer.score(cursor, idf: alternative.idf)
         var fieldMatches: [ScoreExplanation.FieldMatch] = []
         for slot in 0..<fieldCount {
           let frequency = cursor.frequency(inField: slot)
@@ -76,7 +57,8 @@ extension IndexSnapshot {
                 weight * Float(frequency) * scorer.inverseNormalization[slot << 8 | code])))
         }
         let match = ScoreExplanation.TermMatch(
-          term: context.parsed.terms[group.queryTerm].displayText, matchedForm: alternative.form,
+          term: term.displayText,
+          matchedForm: String(decoding: term.alternatives[alternative.alternative], as: UTF8.self),
           idf: Double(alternative.idf), fields: fieldMatches, weightedFrequency: Double(x),
           score: Double(score))
         if best == nil || score > best!.score { best = (score, match) }
@@ -85,11 +67,6 @@ extension IndexSnapshot {
         text += best.score
         terms.append(best.match)
       }
-      plans.append(
-        TermPlan(
-          alternatives: group.alternatives.map {
-            AlternativePlan(listIndex: $0.listIndex, idf: $0.idf, weight: 1)
-          }, queryTerm: group.queryTerm))
     }
 
     // Static factor.

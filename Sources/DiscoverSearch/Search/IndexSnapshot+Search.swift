@@ -98,14 +98,7 @@ extension IndexSnapshot {
 
     let ranked: [Ranked]
     if tab == .top {
-      ranked = topPage(outcome: outcome, page: page) { limits in
-        var deeper = page
-        deeper.limits = limits
-        deeper.afters = [nil, nil, nil, nil]
-        return self.run(
-          termIDs: termIDs, plan: plan, page: deeper, ranking: ranking, now: now,
-          nameLengths: nameLengths)
-      }
+      ranked = topPage(outcome: outcome, page: page)
     } else {
       ranked = outcome.hits[tab.resultTypes[0].index].prefix(limit).map {
         Ranked(hit: $0, type: tab.resultTypes[0], section: 0, sortScore: $0.score)
@@ -215,11 +208,9 @@ extension IndexSnapshot {
   }
 
   /// A Top tab page: cards, then videos, then the other types interleaved by normalized
-  /// score (``TopTabPolicy``). `deeper` runs the search again with other limits, when the
-  /// videos run out and the last section needs more of the other types.
-  private func topPage(
-    outcome: Outcome, page: PageRequest, deeper: ([Int]) -> Outcome
-  ) -> [Ranked] {
+  /// score (``TopTabPolicy``). When the videos run out, `run` has already searched the
+  /// other types deep enough for the last section (``Outcome/fillsRest``).
+  private func topPage(outcome: Outcome, page: PageRequest) -> [Ranked] {
     let section = page.position?.section ?? 0
     let key = page.position?.key
     let others: [SearchResultType] = [.user, .hashtag, .sound]
@@ -263,18 +254,14 @@ extension IndexSnapshot {
     if section <= 1 {
       result += videos.map { Ranked(hit: $0, type: .video, section: 1, sortScore: $0.score) }
     }
-    let videosRanOut = section == 2 || videos.count < page.limits[SearchResultType.video.index]
-    if result.count < page.limit && videosRanOut {
-      var source = outcome
-      if section < 2 && !outcome.fillsRest {
-        var limits = [0, 0, 0, 0]
-        for type in others { limits[type.index] = page.limit + page.policy.slots(for: type) }
-        source = deeper(limits)
+    if result.count < page.limit && (section == 2 || outcome.fillsRest) {
+      func cardKey(_ type: SearchResultType, _ document: UInt32) -> UInt64 {
+        UInt64(type.index) << 32 | UInt64(document)
       }
-      let isCard = Set(cards.map { "\($0.type.index)/\($0.hit.document)" })
+      let isCard = Set(cards.map { cardKey($0.type, $0.hit.document) })
       var rest: [Ranked] = []
       for type in others {
-        for hit in source.hits[type.index] where !isCard.contains("\(type.index)/\(hit.document)") {
+        for hit in outcome.hits[type.index] where !isCard.contains(cardKey(type, hit.document)) {
           rest.append(Ranked(hit: hit, type: type, section: 2, sortScore: normalized(hit, type)))
         }
       }
@@ -308,18 +295,7 @@ extension IndexSnapshot {
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
     var page = page
     for partition in partitions {
-      let plans = plan.selected.map { term in
-        TermPlan(
-          alternatives: termIDs[term].compactMap { id -> AlternativePlan? in
-            guard let id, let listIndex = partition.postings.listIndex(for: id) else { return nil }
-            let frequency = Int(partition.postings.lists[listIndex].documentFrequency)
-            return AlternativePlan(
-              listIndex: listIndex,
-              idf: BM25F.idf(documentFrequency: frequency, documentCount: partition.documentCount),
-              weight: 1)
-          },
-          queryTerm: term)
-      }
+      let plans = termPlans(in: partition, termIDs: termIDs, selected: plan.selected)
       let limit = page.limits[partition.type.index]
       let factors =
         ranking.usesStaticSignals && partition.documentCount > 0 && limit > 0
@@ -350,6 +326,25 @@ extension IndexSnapshot {
       }
     }
     return outcome
+  }
+
+  /// The plan of each selected query term in one type: the term's alternatives found in the
+  /// type, with their idf there.
+  func termPlans(in partition: TypePartition, termIDs: [[TermID?]], selected: [Int])
+    -> [TermPlan]
+  {
+    selected.map { term in
+      TermPlan(
+        alternatives: termIDs[term].enumerated().compactMap { offset, id -> AlternativePlan? in
+          guard let id, let listIndex = partition.postings.listIndex(for: id) else { return nil }
+          let frequency = Int(partition.postings.lists[listIndex].documentFrequency)
+          return AlternativePlan(
+            listIndex: listIndex,
+            idf: BM25F.idf(documentFrequency: frequency, documentCount: partition.documentCount),
+            weight: 1, alternative: offset)
+        },
+        queryTerm: term)
+    }
   }
 
   /// The result card of a hit.

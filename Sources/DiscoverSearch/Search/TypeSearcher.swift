@@ -6,6 +6,9 @@ struct AlternativePlan: Sendable {
   var idf: Float
   /// A factor on the alternative's score (1 for what was typed).
   var weight: Float
+  /// Which of the query term's alternatives this is (an index into
+  /// ``ParsedQuery/Term/alternatives``).
+  var alternative: Int = 0
 }
 
 /// A required term of a query in one type: a document matches it when it contains any of
@@ -14,6 +17,11 @@ struct TermPlan: Sendable {
   var alternatives: [AlternativePlan]
   /// The term's index in the ``ParsedQuery``.
   var queryTerm: Int
+
+  /// The postings of every alternative: the rarest term leads an intersection.
+  func cost(in postings: TypePostings) -> Int {
+    alternatives.reduce(0) { $0 + Int(postings.lists[$1.listIndex].documentFrequency) }
+  }
 }
 
 /// How many terms a document must match.
@@ -91,7 +99,8 @@ struct TypeSearcher {
       guard !groups.isEmpty else { return .empty }
     }
     // The rarest term leads the intersection.
-    groups.sort { cost($0) < cost($1) }
+    let postings = partition.postings
+    groups.sort { $0.cost(in: postings) < $1.cost(in: postings) }
     let blend = ScoreBlend(
       partition: partition, factors: factors, options: matchQuality, termCount: groups.count,
       nameLengths: nameLengths, tagKey: tagKey)
@@ -204,11 +213,6 @@ struct TypeSearcher {
     return TypeHits(hits: evaluation.heap.sorted(), count: evaluation.count)
   }
 
-  private func cost(_ term: TermPlan) -> Int {
-    term.alternatives.reduce(0) {
-      $0 + Int(partition.postings.lists[$1.listIndex].documentFrequency)
-    }
-  }
 }
 
 /// The mutable state of one search in one type.
@@ -320,44 +324,56 @@ private struct Evaluation {
     let idf = idfs[0]
     let weight = weights[0]
     let blockCount = cursors[0].blockCount
+    var seen: DocumentSet? = nil
     for block in 0..<blockCount {
-      if heap.isFull {
-        let text =
-          weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
-        if !heap.admits(bound: blendedBound(text: text, block: block), coverage: 1) { continue }
-      }
-      if cursors[0].block != block { cursors[0].jump(toBlock: block) }
-      guard let factors = blend.factors else {
-        while cursors[0].block == block {
-          offer(
-            text: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
-            coverage: 1)
-          cursors[0].next()
-        }
+      let text =
+        weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
+      if heap.isFull && !heap.admits(bound: blendedBound(text: text, block: block), coverage: 1) {
         continue
       }
-      // Load the block's static factors first: the loads are independent, so their cache
-      // misses overlap instead of following one another.
-      let documents = cursors[0].blockDocuments
-      let base = factors.factors.baseAddress!
-      for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
-      let blockText =
-        weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
-      var slot = cursors[0].index
-      while cursors[0].block == block {
-        // The document's own factor often rules it out before its norms are read.
-        if heap.admitsOrTies(
-          bound: ScoreBlend.combine(text: blockText, factor: blockFactors[slot]), coverage: 1)
-        {
-          let hit = Hit(
-            score: ScoreBlend.combine(
-              text: weight * scorer.score(cursors[0], idf: idf), factor: blockFactors[slot]),
-            document: cursors[0].document, coverage: 1)
-          if accepts(hit) { heap.insert(hit) }
-        }
-        cursors[0].next()
-        slot += 1
+      if cursors[0].block != block { cursors[0].jump(toBlock: block) }
+      if let factors = blend.factors {
+        scoreBlendedBlock(factors: factors, blockText: text, skipping: &seen)
+        continue
       }
+      while cursors[0].block == block {
+        offer(
+          text: weight * scorer.score(cursors[0], idf: idf), document: cursors[0].document,
+          coverage: 1)
+        cursors[0].next()
+      }
+    }
+  }
+
+  /// Scores the rest of cursor 0's current block under the blend (one term), then moves to
+  /// the next block.
+  ///
+  /// The block's static factors are loaded first, in one loop: the loads are independent,
+  /// so their cache misses overlap instead of following one another. A document is scored
+  /// only when `blockText` (a bound of its text score) times its own factor can reach the
+  /// k-th hit, so most never have their norms read; documents in `seen` are skipped.
+  private mutating func scoreBlendedBlock(
+    factors: StaticFactors, blockText: Float, skipping seen: inout DocumentSet?
+  ) {
+    let block = cursors[0].block
+    let documents = cursors[0].blockDocuments
+    let base = factors.factors.baseAddress!
+    for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
+    var slot = cursors[0].index
+    while cursors[0].block == block {
+      let document = cursors[0].document
+      if heap.admitsOrTies(
+        bound: ScoreBlend.combine(text: blockText, factor: blockFactors[slot]), coverage: 1),
+        seen?.insert(document) ?? true
+      {
+        let hit = Hit(
+          score: ScoreBlend.combine(
+            text: weights[0] * scorer.score(cursors[0], idf: idfs[0]), factor: blockFactors[slot]),
+          document: document, coverage: 1)
+        if accepts(hit) { heap.insert(hit) }
+      }
+      cursors[0].next()
+      slot += 1
     }
   }
 
@@ -377,13 +393,13 @@ private struct Evaluation {
     let weight = weights[0]
     let documentsInHead = postings.impactDocuments.base + head.lowerBound
     let impacts = postings.impactValues.base + head.lowerBound
-    var seen = DocumentSet()
+    var seen: DocumentSet? = DocumentSet()
     // A long head (a frequent term's) is read in part: what follows weighs at most the last
     // entry read.
     let headRead = min(head.count, 256)
     for index in 0..<headRead {
       let document = documentsInHead[index]
-      _ = seen.insert(document)
+      _ = seen?.insert(document)
       let hit = Hit(
         score: ScoreBlend.combine(
           text: weight * (idf * scorer.saturate(impacts[index])),
@@ -396,46 +412,23 @@ private struct Evaluation {
     // Postings not read weigh at most the last entry read.
     let textCap = weight * (idf * scorer.saturate(impacts[headRead - 1]))
     let lastDocument = UInt32(factors.factors.count - 1)
-    let blockCount = cursors[0].blockCount
-    for block in 0..<blockCount {
+    for block in 0..<cursors[0].blockCount {
       let first = cursors[0].firstDocumentBound(ofBlock: block)
+      let text = min(
+        textCap,
+        weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf))
       if heap.isFull {
         // Nothing from here on can reach the k-th hit (not even tie it): stop.
         let rest = ScoreBlend.combine(
           text: textCap, factor: factors.maximum(from: first, through: lastDocument))
         if rest < heap.worst.score { break }
-        let text = min(
-          textCap,
-          weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf))
         let bound = ScoreBlend.combine(
           text: text,
           factor: factors.maximum(from: first, through: cursors[0].lastDocument(ofBlock: block)))
         if !heap.admitsOrTies(bound: bound, coverage: 1) { continue }
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
-      let documents = cursors[0].blockDocuments
-      let base = factors.factors.baseAddress!
-      for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
-      let blockText = min(
-        textCap,
-        weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf))
-      var slot = cursors[0].index
-      while cursors[0].block == block {
-        let document = cursors[0].document
-        // The document's own factor often rules it out before its norms are read.
-        if heap.admitsOrTies(
-          bound: ScoreBlend.combine(text: blockText, factor: blockFactors[slot]), coverage: 1),
-          seen.insert(document)
-        {
-          let hit = Hit(
-            score: ScoreBlend.combine(
-              text: weight * scorer.score(cursors[0], idf: idf), factor: blockFactors[slot]),
-            document: document, coverage: 1)
-          if accepts(hit) { heap.insert(hit) }
-        }
-        cursors[0].next()
-        slot += 1
-      }
+      scoreBlendedBlock(factors: factors, blockText: text, skipping: &seen)
     }
   }
 
