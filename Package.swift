@@ -16,9 +16,15 @@ let package = Package(
       path: "Sources/CICU",
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]
     ),
+    // A thin C shim over the system SQLite (libsqlite3), for the query analytics store.
+    .target(
+      name: "CSQLite",
+      path: "Sources/CSQLite",
+      linkerSettings: [.linkedLibrary("sqlite3")]
+    ),
     .target(
       name: "DiscoverSearch",
-      dependencies: ["CICU"],
+      dependencies: ["CICU", "CSQLite"],
       path: "Sources/DiscoverSearch"
     ),
     // The CLI's logic, a library so that tests can run its commands in-process.
