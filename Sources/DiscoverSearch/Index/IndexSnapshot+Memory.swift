@@ -13,6 +13,7 @@ extension IndexSnapshot {
       ("video columns", videos.byteCount),
       ("user columns", users.byteCount),
       ("hashtag and sound columns", hashtags.byteCount + sounds.byteCount),
+      ("suggestion dictionaries", suggestionCache.byteCount),
     ]
     for partition in partitions {
       let name = partition.type.rawValue

@@ -135,6 +135,8 @@ final class IndexSnapshot: Sendable {
   let sounds: SoundColumns
   /// Popularity and recency factors computed for searches of this snapshot.
   let staticFactors = StaticFactorCache()
+  /// The sorted term dictionary and phrase dictionary of suggestions, built on first use.
+  let suggestionCache = SuggestionCache()
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
@@ -162,9 +164,10 @@ final class IndexSnapshot: Sendable {
   /// The number of documents of every type.
   var documentCount: Int { partitions.reduce(0) { $0 + $1.documentCount } }
 
-  /// The bytes the index holds in memory: postings, dictionary, columns, stored text.
+  /// The bytes the index holds in memory: postings, dictionary, columns, stored text, and
+  /// the suggestion structures once they are built.
   var memoryBytes: Int {
     partitions.reduce(0) { $0 + $1.byteCount } + terms.memoryBytes + videos.byteCount
-      + users.byteCount + hashtags.byteCount + sounds.byteCount
+      + users.byteCount + hashtags.byteCount + sounds.byteCount + suggestionCache.byteCount
   }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// Why a hit scored what it did: every part of the score, as typed data and as text.
 ///
 /// The parts multiply out to the score:
-/// `score = textScore · staticFactor · qualityFactor · typoPenalty`, where
-/// `textScore` is the sum of the terms' scores and `staticFactor` is
+/// `score = textScore · staticFactor · qualityFactor`, where
+/// `textScore` is the sum of the terms' scores (each already weighed by its typo or prefix
+/// penalty) and `staticFactor` is
 /// `1 + popularity.weight · popularity.signal + recency.weight · recency.signal`
 /// (see ``RankingOptions``). Request it with `explain: true` on a search.
 public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
@@ -35,7 +36,12 @@ public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
     public var fields: [FieldMatch]
     /// `x`: the sum of the fields' contributions.
     public var weightedFrequency: Double
-    /// `idf · x · (k1 + 1) / (k1 + x)`, times the alternative's weight.
+    /// The typos between the term as typed and the form that matched.
+    public var typos: Int
+    /// The factor on this term for typos (``TypoTolerance/penalty`` per typo) or for a
+    /// completion of a partial word (``MatchingOptions/prefixPenalty``); 1 as typed.
+    public var penalty: Double
+    /// `idf · x · (k1 + 1) / (k1 + x) · penalty`.
     public var score: Double
   }
 
@@ -78,7 +84,9 @@ public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
   public var isReranked: Bool
   /// `1 + exactness · exact + proximity · adjacency` when re-ranked, else 1.
   public var qualityFactor: Double
-  /// The factor for typos in the matched words: 1 while typo tolerance is off.
+  /// The smallest ``TermMatch/penalty`` of the matched terms: below 1 when a word
+  /// matched through a typo correction or a prefix completion. Already part of the terms'
+  /// scores, so not a factor of its own.
   public var typoPenalty: Double
   /// The hit's score.
   public var score: Double
@@ -89,7 +97,10 @@ public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
     var lines = ["score \(format(score))"]
     lines.append("  text (BM25F, k1 \(format(k1))) \(format(textScore))")
     for term in terms {
-      let form = term.matchedForm == term.term ? "" : " as \"\(term.matchedForm)\""
+      var form = term.matchedForm == term.term ? "" : " as \"\(term.matchedForm)\""
+      if term.penalty != 1 {
+        form += " (\(term.typos) typos, penalty \(format(term.penalty)))"
+      }
       lines.append(
         "    \"\(term.term)\"\(form): idf \(format(term.idf)) · saturation of x \(format(term.weightedFrequency)) = \(format(term.score))"
       )

@@ -4,6 +4,9 @@ import Foundation
 struct ExplainContext {
   var parsed: ParsedQuery
   var termIDs: [[TermID?]]
+  /// Each alternative's weight and typos (``QueryExpansion``).
+  var weights: [[Float]]
+  var typos: [[Int]]
   var selected: [Int]
   var ranking: RankingOptions
   var now: Date
@@ -23,9 +26,12 @@ extension IndexSnapshot {
     let document = hit.document
 
     // The plans in the order the search summed them (rarest first, as `TypeSearcher`).
-    let plans = termPlans(in: partition, termIDs: context.termIDs, selected: context.selected)
-      .filter { !$0.alternatives.isEmpty }
-      .sorted { $0.cost(in: postings) < $1.cost(in: postings) }
+    let plans = termPlans(
+      in: partition, termIDs: context.termIDs, weights: context.weights,
+      selected: context.selected
+    )
+    .filter { !$0.alternatives.isEmpty }
+    .sorted { $0.cost(in: postings) < $1.cost(in: postings) }
 
     let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
     defer { scratch.deallocate() }
@@ -60,7 +66,8 @@ extension IndexSnapshot {
           term: term.displayText,
           matchedForm: String(decoding: term.alternatives[alternative.alternative], as: UTF8.self),
           idf: Double(alternative.idf), fields: fieldMatches, weightedFrequency: Double(x),
-          score: Double(score))
+          typos: context.typos[plan.queryTerm][alternative.alternative],
+          penalty: Double(alternative.weight), score: Double(score))
         if best == nil || score > best!.score { best = (score, match) }
       }
       if let best {
@@ -117,6 +124,7 @@ extension IndexSnapshot {
         ageSeconds: ageSeconds, signal: recencySignal, weight: recencyWeight),
       staticFactor: Double(factor), isExactMatch: quality.isExact,
       adjacency: Double(quality.adjacency), isReranked: hit.isReranked,
-      qualityFactor: Double(qualityFactor), typoPenalty: 1, score: Double(hit.score))
+      qualityFactor: Double(qualityFactor),
+      typoPenalty: terms.map(\.penalty).min() ?? 1, score: Double(hit.score))
   }
 }

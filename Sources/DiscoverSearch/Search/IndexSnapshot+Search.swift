@@ -20,6 +20,8 @@ extension DiscoverIndex {
   ///   - cursor: The previous page's ``SearchResponse/nextCursor``, or `nil` for page one.
   ///   - ranking: Ranking settings: the blend of text, popularity and recency, match
   ///     quality, and the Top tab's policy (``TopTabPolicy``).
+  ///   - matching: Prefix matching of the last word (search as you type) and typo
+  ///     correction (on by default, when the words as typed find few hits).
   ///   - explain: Whether each result carries its ``SearchResult/explanation``.
   /// - Returns: One page of results with facet counts.
   /// - Throws: ``SearchError/Code/invalidQuery`` when `cursor` is malformed or belongs to
@@ -29,7 +31,8 @@ extension DiscoverIndex {
   ///   terms are counted by bitmap and ranked with block-max pruning.
   public func search(
     _ query: String, in tab: SearchTab = .top, limit: Int = 10, after cursor: SearchCursor? = nil,
-    ranking: RankingOptions = RankingOptions(), explain: Bool = false
+    ranking: RankingOptions = RankingOptions(), matching: MatchingOptions = MatchingOptions(),
+    explain: Bool = false
   ) throws -> SearchResponse {
     guard limit > 0 && limit <= maximumSearchLimit else {
       throw SearchError(
@@ -38,8 +41,8 @@ extension DiscoverIndex {
     let snapshot = self.snapshot
     return try workspaces.withWorkspace { workspace in
       try snapshot.search(
-        query, in: tab, limit: limit, after: cursor, ranking: ranking, explain: explain,
-        workspace: workspace)
+        query, in: tab, limit: limit, after: cursor, ranking: ranking, matching: matching,
+        explain: explain, workspace: workspace)
     }
   }
 }
@@ -47,20 +50,25 @@ extension DiscoverIndex {
 extension IndexSnapshot {
   func search(
     _ query: String, in tab: SearchTab, limit: Int, after cursor: SearchCursor?,
-    ranking: RankingOptions, explain: Bool = false, workspace: SearchWorkspace
+    ranking: RankingOptions, matching: MatchingOptions = MatchingOptions(), explain: Bool = false,
+    workspace: SearchWorkspace
   ) throws -> SearchResponse {
     let sanitized = QuerySanitizer.sanitize(query)
-    let parsed = QueryParser.parse(sanitized, using: workspace)
-    let queryHash = SearchCursor.hash(query: sanitized, tab: tab)
+    var parsed = QueryParser.parse(sanitized, using: workspace)
+    let prefixTerm =
+      matching.matchesPrefixOfLastWord ? QueryExpansion.prefixTerm(of: parsed, typed: query) : nil
+    let queryHash = SearchCursor.hash(query: sanitized, tab: tab, isPrefix: prefixTerm != nil)
     let position = try cursor.map { try $0.contents(expectingQueryHash: queryHash) }
     guard !parsed.isEmpty else { return .empty(query: sanitized, tab: tab) }
 
-    // Term ids of every alternative; nil where the dictionary does not have it.
-    let termIDs: [[TermID?]] = parsed.terms.map { term in
-      term.alternatives.map { bytes in
-        bytes.withUnsafeBytes { self.terms.find($0) }.map(TermID.init)
-      }
+    var expansion = QueryExpansion(parsed: parsed)
+    if let prefixTerm, matching.clampedPrefixExpansions > 0 {
+      expansion.expandPrefix(
+        of: prefixTerm, in: &parsed, lexicon: suggestionCache.lexicon(of: self),
+        options: matching)
     }
+    // Term ids of every alternative; nil where the dictionary does not have it.
+    var termIDs = expansion.termIDs(of: parsed, in: terms)
     let everyTerm = Array(parsed.terms.indices)
     let now = Date()
     // Every page of a query measures ages from the same origin: page one's.
@@ -75,8 +83,37 @@ extension IndexSnapshot {
       ? NameLengths(query: sanitized, workspace: workspace) : .none
     var plan = RunPlan(selected: everyTerm, phrases: parsed.phrases, matching: .all)
     var outcome = run(
-      termIDs: termIDs, plan: plan, page: page, ranking: ranking, now: now,
-      nameLengths: nameLengths)
+      termIDs: termIDs, weights: expansion.weights, plan: plan, page: page, ranking: ranking,
+      now: now, nameLengths: nameLengths)
+    var didYouMean: String?
+    let typos = matching.typoTolerance
+    let exactCount = outcome.totalCount
+    if typos.isEnabled && parsed.phrases.isEmpty
+      && (exactCount < typos.minimumResults || exactCount < typos.didYouMeanThreshold)
+    {
+      // Few hits as typed: find the closest words of the index. Below `minimumResults`
+      // they join the search (Typesense's typo_tokens_threshold), weighed by the typo
+      // penalty, so hits with every word as typed keep their full score.
+      let lexicon = suggestionCache.lexicon(of: self)
+      var corrected = parsed
+      var correctedExpansion = expansion
+      if correctedExpansion.addCorrections(
+        to: &corrected, lexicon: lexicon, options: matching, prefixTerm: prefixTerm)
+      {
+        didYouMean = correctedExpansion.didYouMean(parsed: corrected, lexicon: lexicon)
+        if exactCount < typos.minimumResults {
+          let correctedIDs = correctedExpansion.termIDs(of: corrected, in: terms)
+          let correctedOutcome = run(
+            termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan, page: page,
+            ranking: ranking, now: now, nameLengths: nameLengths)
+          // Without more hits, the corrections still help the partial matches below.
+          parsed = corrected
+          expansion = correctedExpansion
+          termIDs = correctedIDs
+          if correctedOutcome.totalCount > exactCount { outcome = correctedOutcome }
+        }
+      }
+    }
     var matchedAllTerms = true
     if outcome.totalCount == 0 && parsed.terms.count >= 2 {
       // Nothing has every word: first drop words found nowhere, then rank by words matched.
@@ -85,14 +122,14 @@ extension IndexSnapshot {
       if !known.isEmpty && known.count < everyTerm.count {
         plan = RunPlan(selected: known, phrases: [], matching: .all)
         outcome = run(
-          termIDs: termIDs, plan: plan, page: page, ranking: ranking, now: now,
-          nameLengths: nameLengths)
+          termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+          ranking: ranking, now: now, nameLengths: nameLengths)
       }
       if outcome.totalCount == 0 && known.count >= 2 {
         plan = RunPlan(selected: known, phrases: [], matching: .any)
         outcome = run(
-          termIDs: termIDs, plan: plan, page: page, ranking: ranking, now: now,
-          nameLengths: nameLengths)
+          termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+          ranking: ranking, now: now, nameLengths: nameLengths)
       }
     }
 
@@ -107,8 +144,8 @@ extension IndexSnapshot {
 
     let highlighter = Highlighter(query: parsed, workspace: workspace)
     let context = ExplainContext(
-      parsed: parsed, termIDs: termIDs, selected: plan.selected, ranking: ranking, now: now,
-      nameLengths: nameLengths)
+      parsed: parsed, termIDs: termIDs, weights: expansion.weights, typos: expansion.typos,
+      selected: plan.selected, ranking: ranking, now: now, nameLengths: nameLengths)
     let results = ranked.map { entry in
       var result = makeResult(type: entry.type, hit: entry.hit, highlighter: highlighter)
       if explain {
@@ -132,7 +169,8 @@ extension IndexSnapshot {
     }
     return SearchResponse(
       query: sanitized, tab: tab, results: results, facets: outcome.facets,
-      totalHits: totalHits, nextCursor: nextCursor, matchedAllTerms: matchedAllTerms)
+      totalHits: totalHits, nextCursor: nextCursor, matchedAllTerms: matchedAllTerms,
+      didYouMean: didYouMean)
   }
 
   /// A hit placed on a page.
@@ -288,14 +326,15 @@ extension IndexSnapshot {
   }
 
   private func run(
-    termIDs: [[TermID?]], plan: RunPlan, page: PageRequest, ranking: RankingOptions, now: Date,
-    nameLengths: NameLengths
+    termIDs: [[TermID?]], weights: [[Float]], plan: RunPlan, page: PageRequest,
+    ranking: RankingOptions, now: Date, nameLengths: NameLengths
   ) -> Outcome {
     var outcome = Outcome(
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
     var page = page
     for partition in partitions {
-      let plans = termPlans(in: partition, termIDs: termIDs, selected: plan.selected)
+      let plans = termPlans(
+        in: partition, termIDs: termIDs, weights: weights, selected: plan.selected)
       let limit = page.limits[partition.type.index]
       let factors =
         ranking.usesStaticSignals && partition.documentCount > 0 && limit > 0
@@ -329,10 +368,12 @@ extension IndexSnapshot {
   }
 
   /// The plan of each selected query term in one type: the term's alternatives found in the
-  /// type, with their idf there.
-  func termPlans(in partition: TypePartition, termIDs: [[TermID?]], selected: [Int])
-    -> [TermPlan]
-  {
+  /// type, with their idf there and their weight (1 unless `weights` says otherwise: typo
+  /// corrections and prefix completions weigh less).
+  func termPlans(
+    in partition: TypePartition, termIDs: [[TermID?]], weights: [[Float]] = [],
+    selected: [Int]
+  ) -> [TermPlan] {
     selected.map { term in
       TermPlan(
         alternatives: termIDs[term].enumerated().compactMap { offset, id -> AlternativePlan? in
@@ -341,7 +382,7 @@ extension IndexSnapshot {
           return AlternativePlan(
             listIndex: listIndex,
             idf: BM25F.idf(documentFrequency: frequency, documentCount: partition.documentCount),
-            weight: 1, alternative: offset)
+            weight: weights.isEmpty ? 1 : weights[term][offset], alternative: offset)
         },
         queryTerm: term)
     }

@@ -3,8 +3,10 @@ extension DiscoverIndex {
   ///
   /// Every posting list of the query's terms is decoded whole, without skip tables,
   /// bitmaps or score bounds, and intersected as sets, with the same fallback rules as
-  /// ``search(_:in:limit:after:ranking:)``. The benchmark compares these counts with the
-  /// search's facets so a broken engine cannot look fast.
+  /// ``search(_:in:limit:after:ranking:matching:explain:)`` under default matching. Typo
+  /// corrections are found by computing the edit distance to every term of the dictionary,
+  /// not by the automaton. The benchmark compares these counts with the search's facets so
+  /// a broken engine cannot look fast.
   ///
   /// - Returns: The counts and whether every term matched, or `nil` for queries with
   ///   phrases (whose positions this check does not read).
@@ -17,29 +19,34 @@ extension DiscoverIndex {
 
 extension IndexSnapshot {
   func referenceCounts(for query: String) -> (facets: FacetCounts, matchedAllTerms: Bool)? {
-    let parsed = QueryParser.parse(QuerySanitizer.sanitize(query))
+    var parsed = QueryParser.parse(QuerySanitizer.sanitize(query))
     guard parsed.phrases.isEmpty else { return nil }
     if parsed.isEmpty { return (FacetCounts(), true) }
     // Per term and type, the set of matching documents.
     var sets: [[Set<UInt32>]] = []
     var known: [Bool] = []
-    for term in parsed.terms {
-      var perType: [Set<UInt32>] = []
-      var isKnown = false
-      for partition in partitions {
-        var documents = Set<UInt32>()
-        for alternative in term.alternatives {
-          guard let id = alternative.withUnsafeBytes({ terms.find($0) }),
-            let list = partition.postings.listIndex(for: TermID(id))
-          else { continue }
-          isKnown = true
-          documents.formUnion(Self.decodeWhole(partition.postings, list: list))
+    func collect() {
+      sets = []
+      known = []
+      for term in parsed.terms {
+        var perType: [Set<UInt32>] = []
+        var isKnown = false
+        for partition in partitions {
+          var documents = Set<UInt32>()
+          for alternative in term.alternatives {
+            guard let id = alternative.withUnsafeBytes({ terms.find($0) }),
+              let list = partition.postings.listIndex(for: TermID(id))
+            else { continue }
+            isKnown = true
+            documents.formUnion(Self.decodeWhole(partition.postings, list: list))
+          }
+          perType.append(documents)
         }
-        perType.append(documents)
+        sets.append(perType)
+        known.append(isKnown)
       }
-      sets.append(perType)
-      known.append(isKnown)
     }
+    collect()
     func intersect(_ selected: [Int]) -> FacetCounts {
       var facets = FacetCounts()
       for type in SearchResultType.allCases {
@@ -63,6 +70,13 @@ extension IndexSnapshot {
     }
     let all = Array(parsed.terms.indices)
     var facets = intersect(all)
+    let tolerance = TypoTolerance()
+    if total(facets) < tolerance.minimumResults && addReferenceCorrections(to: &parsed) {
+      let exact = facets
+      collect()
+      facets = intersect(all)
+      if total(facets) <= total(exact) { facets = exact }
+    }
     if total(facets) > 0 || all.count < 2 { return (facets, true) }
     let present = all.filter { known[$0] }
     if present.isEmpty { return (facets, false) }
@@ -72,6 +86,84 @@ extension IndexSnapshot {
     }
     if present.count >= 2 { facets = unite(present) }
     return (facets, false)
+  }
+
+  /// Adds to each term the closest terms of the dictionary within its typo budget, found
+  /// by comparing it with every term: the fewest edits, then the most documents, then byte
+  /// order, at most ``MatchingOptions/maximumCorrections`` of them (as
+  /// ``QueryExpansion/addCorrections(to:lexicon:options:prefixTerm:)`` under the defaults).
+  ///
+  /// - Returns: Whether any was added.
+  private func addReferenceCorrections(to parsed: inout ParsedQuery) -> Bool {
+    let options = MatchingOptions()
+    func frequency(_ id: Int) -> Int {
+      partitions.reduce(0) { sum, partition in
+        sum
+          + (partition.postings.list(for: TermID(UInt32(id))).map { Int($0.documentFrequency) }
+            ?? 0)
+      }
+    }
+    var added = false
+    for index in parsed.terms.indices {
+      let term = parsed.terms[index]
+      guard term.kind == .word || term.kind == .hashtag || term.kind == .mention,
+        let typed = term.alternatives.first, let marker = typed.first
+      else { continue }
+      let typedScalars = typed.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
+      let budget = options.typoTolerance.budget(for: typedScalars)
+      guard budget > 0 else { continue }
+      let kind = TermLexicon.kind(firstByte: marker)
+      var found: [(distance: Int, frequency: Int, bytes: [UInt8])] = []
+      for id in 0..<terms.count {
+        // A scalar is 1 to 4 bytes, so a term more than 4 · budget bytes longer or shorter
+        // than the word differs by more than `budget` scalars in length.
+        let length = terms.withBytes(of: UInt32(id)) { $0.count }
+        guard abs(length - typed.count) <= 4 * budget else { continue }
+        let bytes = terms.withBytes(of: UInt32(id)) { Array($0) }
+        guard let first = bytes.first, TermLexicon.kind(firstByte: first) == kind,
+          !term.alternatives.contains(bytes)
+        else { continue }
+        let distance = Self.editDistance(
+          typedScalars, bytes.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
+        if distance <= budget { found.append((distance, frequency(id), bytes)) }
+      }
+      found.sort {
+        if $0.distance != $1.distance { return $0.distance < $1.distance }
+        if $0.frequency != $1.frequency { return $0.frequency > $1.frequency }
+        return $0.bytes.lexicographicallyPrecedes($1.bytes)
+      }
+      for correction in found.prefix(options.clampedCorrections) {
+        parsed.terms[index].alternatives.append(correction.bytes)
+        added = true
+      }
+    }
+    return added
+  }
+
+  /// The restricted Damerau–Levenshtein distance, by the full table (Wagner and Fischer
+  /// 1974, with Damerau's transpositions).
+  static func editDistance(_ lhs: [UInt32], _ rhs: [UInt32]) -> Int {
+    guard !lhs.isEmpty else { return rhs.count }
+    guard !rhs.isEmpty else { return lhs.count }
+    var table = [[Int]](
+      repeating: [Int](repeating: 0, count: rhs.count + 1), count: lhs.count + 1)
+    for row in 0...lhs.count { table[row][0] = row }
+    for column in 0...rhs.count { table[0][column] = column }
+    for row in 1...lhs.count {
+      for column in 1...rhs.count {
+        let cost = lhs[row - 1] == rhs[column - 1] ? 0 : 1
+        var value = min(
+          table[row - 1][column] + 1, table[row][column - 1] + 1,
+          table[row - 1][column - 1] + cost)
+        if row > 1 && column > 1 && lhs[row - 1] == rhs[column - 2]
+          && lhs[row - 2] == rhs[column - 1]
+        {
+          value = min(value, table[row - 2][column - 2] + 1)
+        }
+        table[row][column] = value
+      }
+    }
+    return table[lhs.count][rhs.count]
   }
 
   /// Every document of a list, read block by block from the bytes alone.

@@ -214,6 +214,9 @@ public struct SearchResponse: Sendable, Hashable {
   public var nextCursor: SearchCursor?
   /// `false` when no document matched every word and the results match only some of them.
   public var matchedAllTerms: Bool
+  /// The query with its misspelled words corrected, when the words as typed found few
+  /// hits (fewer than ``TypoTolerance/minimumResults``) and the corrections find more.
+  public var didYouMean: String? = nil
 
   /// A response with no results.
   public static func empty(query: String, tab: SearchTab) -> SearchResponse {

@@ -116,7 +116,6 @@ struct BlendedRankingTests {
           #expect(abs(termSum - explanation.textScore) <= 1e-4 * explanation.textScore)
           let product =
             explanation.textScore * explanation.staticFactor * explanation.qualityFactor
-            * explanation.typoPenalty
           #expect(
             abs(product - result.score) <= 1e-5 * result.score,
             "\(query) \(tab) \(result.id): \(explanation)")

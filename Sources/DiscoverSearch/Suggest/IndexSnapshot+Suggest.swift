@@ -1,0 +1,429 @@
+import Foundation
+
+extension DiscoverIndex {
+  /// Suggestions for text being typed in the search bar.
+  ///
+  /// Earlier words must match whole (after typo correction) and the last word is matched
+  /// as a prefix: `dance cha` suggests `dance challenge`. A text ending in a space asks for
+  /// the next word. `#danc` suggests only hashtags and `@danc` only users. When the exact
+  /// prefix finds fewer than `limit` suggestions, words within the typo budget are tried
+  /// (`dnace cha`). The order follows the policy documented on ``SuggestOptions``.
+  ///
+  /// - Parameters:
+  ///   - text: The text typed so far.
+  ///   - limit: How many suggestions at most, 1 to 100.
+  ///   - userID: Whose recent searches to include, with `analytics`.
+  ///   - analytics: Where past, trending and recent searches come from; `nil` for
+  ///     suggestions from the index alone.
+  ///   - options: Typo tolerance and ranking factors.
+  /// - Returns: Suggestions, best first; empty for text with nothing searchable.
+  /// - Throws: ``SearchError/Code/invalidArgument`` when `limit` is outside 1...100.
+  /// - Complexity: O(log t + k log k) for t terms and k suggestions, plus an automaton walk
+  ///   when typo correction runs (``LevenshteinAutomaton``). The first call on a snapshot
+  ///   sorts its terms (see ``prepareSuggestions()``).
+  public func suggestions(
+    forPrefix text: String, limit: Int = 10, userID: String? = nil,
+    analytics: QueryAnalytics? = nil, options: SuggestOptions = SuggestOptions()
+  ) throws -> [Suggestion] {
+    guard limit > 0 && limit <= 100 else {
+      throw SearchError(.invalidArgument, "suggestion limit must be 1...100, got \(limit)")
+    }
+    let snapshot = self.snapshot
+    return workspaces.withWorkspace { workspace in
+      snapshot.suggestions(
+        forPrefix: text, limit: limit, userID: userID, analytics: analytics, options: options,
+        workspace: workspace)
+    }
+  }
+
+  /// Builds the sorted term dictionary and phrase dictionary that suggestions, prefix
+  /// search and typo correction use, if the current snapshot does not have them yet.
+  ///
+  /// They are otherwise built by the first call that needs them. Call this after a commit
+  /// to keep that cost out of a user's request.
+  public func prepareSuggestions() {
+    _ = snapshot.suggestionCache.structures(of: snapshot)
+  }
+}
+
+/// Typed text, folded into words.
+struct SuggestInput {
+  /// The folded words; a `#` or `@` marker stays on its word.
+  var words: [[UInt8]]
+  /// Whether the text ends in a space: every word is whole and the next is wanted.
+  var endsWithSpace: Bool
+
+  init(_ text: String, workspace: SearchWorkspace) {
+    let sanitized = QuerySanitizer.sanitize(text)
+    endsWithSpace = text.unicodeScalars.last.map { $0.properties.isWhitespace } ?? false
+    let stream = workspace.queryStream
+    stream.removeAll()
+    workspace.queryTokenizer.tokenize(sanitized, into: stream)
+    words = []
+    for token in stream.tokens where token.kind != .emojiName {
+      guard words.count < QueryParser.maximumTerms else { break }
+      words.append(Array(stream.bytes(of: token)))
+    }
+  }
+
+  /// The words joined by one space.
+  static func joined(_ words: some Sequence<[UInt8]>) -> [UInt8] {
+    var key: [UInt8] = []
+    for word in words {
+      if !key.isEmpty { key.append(UInt8(ascii: " ")) }
+      key += word
+    }
+    return key
+  }
+}
+
+extension IndexSnapshot {
+  func suggestions(
+    forPrefix text: String, limit: Int, userID: String?, analytics: QueryAnalytics?,
+    options: SuggestOptions, workspace: SearchWorkspace
+  ) -> [Suggestion] {
+    let input = SuggestInput(text, workspace: workspace)
+    guard var last = input.words.last else { return [] }
+    var earlier = Array(input.words.dropLast())
+    if input.endsWithSpace {
+      earlier.append(last)
+      last = []
+    }
+    var collector = SuggestionCollector(
+      snapshot: self, structures: suggestionCache.structures(of: self), limit: limit,
+      wordCount: input.words.count, typedKey: SuggestInput.joined(earlier + [last]))
+    let tolerance = options.typoTolerance
+    let budget = tolerance.budget(for: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
+
+    collector.collect(head: earlier, last: last, headTypos: 0, isFuzzy: false)
+    if let analytics {
+      collector.addPastSearches(
+        analytics: analytics, userID: userID, maximumRecent: max(options.maximumRecent, 0))
+    }
+    if collector.count < limit && budget > 0 {
+      collector.collect(head: earlier, last: last, headTypos: 0, isFuzzy: true, budget: budget)
+    }
+    // Few attested completions after the earlier words: try them corrected.
+    if !earlier.isEmpty && collector.attested < limit && tolerance.isEnabled {
+      let (corrected, typos) = collector.corrected(earlier, tolerance: tolerance)
+      if typos > 0 {
+        collector.collect(head: corrected, last: last, headTypos: typos, isFuzzy: false)
+        if collector.attested < limit && budget > 0 {
+          collector.collect(
+            head: corrected, last: last, headTypos: typos, isFuzzy: true, budget: budget)
+        }
+      }
+    }
+    return collector.ranked(options: options)
+  }
+
+  /// The UTF-8 range of `text` from its start to the end of its `words`-th word.
+  static func matchedRange(in text: String, words: Int) -> HighlightRange? {
+    let tokens = Analyzer.tokens(of: text, as: .query).filter { $0.kind != .emojiName }
+    guard let first = tokens.first else { return nil }
+    let last = tokens[min(max(words, 1), tokens.count) - 1]
+    return HighlightRange(utf8Offsets: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
+  }
+}
+
+/// Gathers suggestion candidates from every source and ranks them (``SuggestOptions``).
+private struct SuggestionCollector {
+  /// A suggestion before ranking.
+  struct Candidate {
+    var text: String
+    var kind: Suggestion.Kind
+    /// 0...1, see ``SuggestOptions``.
+    var popularity: Double
+    /// ``SuggestOptions/wordCompletionFactor`` for a last word completed alone.
+    var isWordCompletion = false
+    var typos = 0
+    var isTrending = false
+    /// The position in the user's recent searches, most recent 0.
+    var recentRank: Int?
+    var isExact = false
+    var matchedRange: HighlightRange?
+  }
+
+  let snapshot: IndexSnapshot
+  let lexicon: TermLexicon
+  let phrases: PhraseDictionary
+  let limit: Int
+  /// How many words were typed.
+  let wordCount: Int
+  /// The typed words, folded and joined by spaces.
+  let typedKey: [UInt8]
+  let typedText: String
+  private var candidates: [String: Candidate] = [:]
+  /// Candidates known to follow the earlier words: all of them for one word, phrases and
+  /// past searches for more.
+  private(set) var attested = 0
+
+  init(
+    snapshot: IndexSnapshot, structures: (lexicon: TermLexicon, phrases: PhraseDictionary),
+    limit: Int, wordCount: Int, typedKey: [UInt8]
+  ) {
+    self.snapshot = snapshot
+    lexicon = structures.lexicon
+    phrases = structures.phrases
+    self.limit = limit
+    self.wordCount = wordCount
+    self.typedKey = typedKey
+    typedText = String(decoding: typedKey, as: UTF8.self)
+  }
+
+  var count: Int { candidates.count }
+
+  private mutating func add(_ candidate: Candidate, isAttested: Bool) {
+    let key = "\(candidate.kind.rawValue) \(candidate.text)"
+    guard var existing = candidates[key] else {
+      candidates[key] = candidate
+      if isAttested { attested += 1 }
+      return
+    }
+    existing.popularity = max(existing.popularity, candidate.popularity)
+    existing.isWordCompletion = existing.isWordCompletion && candidate.isWordCompletion
+    existing.typos = min(existing.typos, candidate.typos)
+    existing.isTrending = existing.isTrending || candidate.isTrending
+    existing.isExact = existing.isExact || candidate.isExact
+    if let rank = candidate.recentRank {
+      existing.recentRank = min(existing.recentRank ?? rank, rank)
+    }
+    candidates[key] = existing
+  }
+
+  private func popularity(_ weight: UInt32, largest: UInt32) -> Double {
+    log1p(Double(weight)) / log1p(Double(max(largest, 1)))
+  }
+
+  /// The range of a text that starts with the typed key.
+  private func prefixRange(of text: String) -> HighlightRange {
+    HighlightRange(utf8Offsets: 0..<min(typedKey.count, text.utf8.count))
+  }
+
+  /// The kind of the term at `position` of the lexicon.
+  private func kind(at position: Int) -> Suggestion.Kind {
+    TermLexicon.kind(firstByte: lexicon.keys.key(position).first ?? 0)
+  }
+
+  /// Each earlier word replaced by its best correction when that is more frequent, with
+  /// the typos corrected.
+  func corrected(_ words: [[UInt8]], tolerance: TypoTolerance) -> ([[UInt8]], Int) {
+    var result = words
+    var typos = 0
+    for (index, word) in words.enumerated() {
+      guard let first = word.first else { continue }
+      let budget = tolerance.budget(
+        for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
+      guard budget > 0 else { continue }
+      let kind = TermLexicon.kind(firstByte: first)
+      let typedFrequency = lexicon.position(of: word).map { lexicon.frequencies.weights[$0] } ?? 0
+      guard
+        let best = lexicon.corrections(
+          of: word, maximumDistance: budget, isPrefix: false, count: 1,
+          accepts: { self.kind(at: $0) == kind && lexicon.frequencies.weights[$0] > typedFrequency }
+        ).first
+      else { continue }
+      result[index] = Array(lexicon.keys.key(best.position))
+      typos += best.distance
+    }
+    return (result, typos)
+  }
+
+  /// Adds completions of `last` after the words of `head`: words, hashtags and usernames
+  /// of the lexicon, and phrases; within the typo budget when `isFuzzy`.
+  mutating func collect(
+    head: [[UInt8]], last: [UInt8], headTypos: Int, isFuzzy: Bool, budget: Int = 0
+  ) {
+    let headText = String(decoding: SuggestInput.joined(head), as: UTF8.self)
+    let marker = head.isEmpty ? TermLexicon.kind(firstByte: last.first ?? 0) : .query
+
+    // Words, hashtags and usernames.
+    var termMatches: [(position: Int, distance: Int)] = []
+    if !last.isEmpty {
+      let kind = TermLexicon.kind(firstByte: last[0])
+      if isFuzzy {
+        termMatches = lexicon.corrections(
+          of: last, maximumDistance: budget, isPrefix: true, count: limit,
+          accepts: { self.kind(at: $0) == kind })
+      } else {
+        var prefixes = [last]
+        if head.isEmpty && marker == .query {
+          prefixes += [[UInt8(ascii: "#")] + last, [UInt8(ascii: "@")] + last]
+        }
+        // The word as typed first: a cap on candidates must not hide it (typesense#1277).
+        if let exact = lexicon.position(of: last) { termMatches.append((exact, 0)) }
+        for prefix in prefixes {
+          let kind = TermLexicon.kind(firstByte: prefix[0])
+          termMatches += lexicon.completions(
+            of: prefix, count: limit, accepts: { head.isEmpty || self.kind(at: $0) == kind }
+          ).map { ($0, 0) }
+        }
+      }
+    }
+    for (position, distance) in termMatches {
+      let kind = self.kind(at: position)
+      let word = lexicon.keys.string(position)
+      let text = head.isEmpty ? word : headText + " " + word
+      // A `#` or `@` the lexicon's term has but the typed text had not.
+      let markerOffset = head.isEmpty && kind != .query && last.first != word.utf8.first ? 1 : 0
+      let end = min(markerOffset + typedKey.count, text.utf8.count)
+      add(
+        Candidate(
+          text: text, kind: kind,
+          popularity: popularity(
+            lexicon.frequencies.weights[position], largest: lexicon.largestFrequency(of: kind)),
+          isWordCompletion: !head.isEmpty, typos: distance + headTypos,
+          isExact: head.isEmpty && distance + headTypos == 0 && word == typedText,
+          matchedRange: HighlightRange(utf8Offsets: min(markerOffset, end)..<end)),
+        isAttested: head.isEmpty)
+    }
+
+    // Phrases: title word pairs, display names and sounds.
+    guard marker == .query else { return }
+    let headKey = head.isEmpty ? [] : SuggestInput.joined(head) + [UInt8(ascii: " ")]
+    if isFuzzy {
+      let range = headKey.withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
+      let automaton = LevenshteinAutomaton(
+        word: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) },
+        maximumDistance: budget, matchesPrefixes: true)
+      let matches = automaton.matches(in: phrases.keys, range: range, depth: headKey.count)
+      addPhrases(
+        TermLexicon.best(
+          of: matches, count: limit, maxima: phrases.weights, accepts: { _ in true }),
+        textPrefix: "", headTypos: headTypos)
+    } else {
+      let whole = (headKey + last).withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
+      addPhrases(
+        phrases.weights.best(in: [whole], count: limit).map { ($0, 0) }, textPrefix: "",
+        headTypos: headTypos)
+    }
+    if head.count >= 2 {
+      // The last pair of words, after the words before it.
+      let pairHead = head[head.count - 1] + [UInt8(ascii: " ")]
+      let textPrefix = String(decoding: SuggestInput.joined(head.dropLast()), as: UTF8.self)
+      let range = pairHead.withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
+      let isPair: (Int) -> Bool = { phrases.source(at: $0) == .titlePair }
+      if isFuzzy {
+        let automaton = LevenshteinAutomaton(
+          word: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) },
+          maximumDistance: budget, matchesPrefixes: true)
+        let matches = automaton.matches(in: phrases.keys, range: range, depth: pairHead.count)
+        addPhrases(
+          TermLexicon.best(of: matches, count: limit, maxima: phrases.weights, accepts: isPair),
+          textPrefix: textPrefix, headTypos: headTypos)
+      } else {
+        let pair = (pairHead + last).withUnsafeBufferPointer {
+          phrases.keys.range(withPrefix: $0, in: range)
+        }
+        addPhrases(
+          phrases.weights.best(in: [pair], count: limit, accepts: isPair).map { ($0, 0) },
+          textPrefix: textPrefix, headTypos: headTypos)
+      }
+    }
+  }
+
+  private mutating func addPhrases(
+    _ positions: [(position: Int, distance: Int)], textPrefix: String, headTypos: Int
+  ) {
+    for (position, distance) in positions {
+      let source = phrases.source(at: position)
+      let target = Int(phrases.targets[position])
+      let key = phrases.keys.string(position)
+      let text: String
+      let kind: Suggestion.Kind
+      switch source {
+      case .titlePair:
+        text = textPrefix.isEmpty ? key : textPrefix + " " + key
+        kind = .query
+      case .displayName:
+        text = snapshot.users.displayNames.string(at: target)
+        kind = .user
+      case .soundTitle:
+        text = snapshot.partition(.sound).titles.string(at: target)
+        kind = .sound
+      case .soundArtist:
+        text = snapshot.sounds.artists.string(at: target)
+        kind = .sound
+      }
+      let typos = distance + headTypos
+      add(
+        Candidate(
+          text: text, kind: kind,
+          popularity: popularity(
+            phrases.weights.weights[position],
+            largest: phrases.largestWeights[Int(source.rawValue)]),
+          typos: typos, isExact: typos == 0 && (textPrefix.isEmpty ? key : text) == typedText,
+          matchedRange: source == .titlePair
+            ? prefixRange(of: text) : IndexSnapshot.matchedRange(in: text, words: wordCount)),
+        isAttested: true)
+    }
+  }
+
+  /// Adds the past searches of everyone that start with the typed text, and the user's
+  /// recent ones.
+  mutating func addPastSearches(analytics: QueryAnalytics, userID: String?, maximumRecent: Int) {
+    for query in analytics.popularQueries(withPrefix: typedText, limit: limit) {
+      // Searches are counted on another scale than documents: 100 decayed searches or
+      // more count as fully popular.
+      add(
+        Candidate(
+          text: query.normalizedQuery, kind: .query,
+          popularity: min(1, log1p(query.count) / log1p(100)),
+          isTrending: analytics.isTrending(normalizedQuery: query.normalizedQuery),
+          isExact: query.normalizedQuery == typedText,
+          matchedRange: prefixRange(of: query.normalizedQuery)),
+        isAttested: true)
+    }
+    guard let userID, maximumRecent > 0 else { return }
+    var rank = 0
+    for recent in analytics.recentSearches(for: userID)
+    where rank < maximumRecent && recent.normalizedQuery.hasPrefix(typedText) {
+      add(
+        Candidate(
+          text: recent.normalizedQuery, kind: .query, popularity: 1, recentRank: rank,
+          isExact: recent.normalizedQuery == typedText,
+          matchedRange: prefixRange(of: recent.normalizedQuery)),
+        isAttested: true)
+      rank += 1
+    }
+  }
+
+  /// The candidates in the order of ``SuggestOptions``, at most `limit`.
+  func ranked(options: SuggestOptions) -> [Suggestion] {
+    // A word that repeats a hashtag or username without its marker adds nothing.
+    var names: Set<String> = []
+    for candidate in candidates.values where candidate.kind == .hashtag || candidate.kind == .user {
+      let text = candidate.text.lowercased()
+      names.insert(text.hasPrefix("#") || text.hasPrefix("@") ? String(text.dropFirst()) : text)
+    }
+    let typoPenalty = Double(options.typoTolerance.factor(forDistance: 1))
+    let trendingBoost = options.trendingBoost.isFinite ? max(options.trendingBoost, 0) : 2
+    let wordFactor =
+      options.wordCompletionFactor.isFinite ? min(max(options.wordCompletionFactor, 0), 1) : 0.5
+    var ranked: [Suggestion] = []
+    for candidate in candidates.values {
+      if candidate.kind == .query && candidate.recentRank == nil && names.contains(candidate.text) {
+        continue
+      }
+      var score = candidate.popularity
+      if candidate.isWordCompletion { score *= wordFactor }
+      if candidate.isTrending { score *= trendingBoost }
+      for _ in 0..<min(candidate.typos, 8) { score *= typoPenalty }
+      // Tiers above any popularity (which is at most `trendingBoost`): recent searches,
+      // then the exact text.
+      if candidate.isExact { score += 1_000 }
+      if let rank = candidate.recentRank { score += 1_000_000 - Double(rank) * 1_000 }
+      ranked.append(
+        Suggestion(
+          text: candidate.text, kind: candidate.kind, matchedRange: candidate.matchedRange,
+          isTrending: candidate.isTrending, isRecent: candidate.recentRank != nil,
+          typos: candidate.typos, score: score))
+    }
+    ranked.sort {
+      if $0.score != $1.score { return $0.score > $1.score }
+      if $0.kind != $1.kind { return $0.kind.rawValue < $1.kind.rawValue }
+      return $0.text < $1.text
+    }
+    return Array(ranked.prefix(limit))
+  }
+}

@@ -1,0 +1,160 @@
+/// The position of the largest weight in any range of a weight array, and the best k
+/// positions of a set of ranges.
+///
+/// Top-k completion over sorted keys follows Hsu and Ottaviano ("Space-efficient data
+/// structures for top-k completion", WWW 2013): the keys with a prefix form one range; its
+/// best entry is a range-maximum query; taking it splits the range in two, whose maxima go
+/// into a priority queue. Each answer costs one range-maximum query and a heap operation,
+/// so a lookup costs the prefix descent plus O(k log k), whatever the dictionary's size.
+/// These split ranges are the nodes of a Cartesian tree, the "per-node maximum weights" of a
+/// best-first trie search.
+///
+/// The range-maximum structure is a sparse table (Bender and Farach-Colton, "The LCA Problem
+/// Revisited", LATIN 2000) over blocks of ``blockSize`` weights, with the ends of a range
+/// scanned: about 4.5 bytes per weight instead of 4 · log n.
+struct RangeMaximum: Sendable {
+  /// Weights scanned directly at the ends of a range: a power of two.
+  static let blockSize = 32
+  let weights: Column<UInt32>
+  /// `levels[j][b]` is the position of the largest weight in blocks `b..<b + 2^j`.
+  private let levels: [Column<UInt32>]
+
+  init(weights: [UInt32]) {
+    self.weights = Column(weights)
+    let blockCount = (weights.count + Self.blockSize - 1) / Self.blockSize
+    var level: [UInt32] = (0..<blockCount).map { block in
+      let start = block * Self.blockSize
+      let end = min(start + Self.blockSize, weights.count)
+      var best = start
+      for index in start..<end where weights[index] > weights[best] { best = index }
+      return UInt32(best)
+    }
+    var levels: [Column<UInt32>] = []
+    var width = 1
+    while !level.isEmpty {
+      levels.append(Column(level))
+      guard width * 2 <= blockCount else { break }
+      let previous = level
+      level = (0..<(blockCount - width * 2 + 1)).map { block in
+        let left = previous[block]
+        let right = previous[block + width]
+        return weights[Int(right)] > weights[Int(left)] ? right : left
+      }
+      width *= 2
+    }
+    self.levels = levels
+  }
+
+  var byteCount: Int { weights.byteCount + levels.reduce(0) { $0 + $1.byteCount } }
+
+  /// The position of the largest weight in `range` (the first of equal ones), which must
+  /// not be empty.
+  ///
+  /// - Complexity: O(``blockSize``).
+  func argmax(_ range: Range<Int>) -> Int {
+    let weights = self.weights
+    var best = range.lowerBound
+    @inline(__always) func consider(_ index: Int) {
+      if weights[index] > weights[best] || (weights[index] == weights[best] && index < best) {
+        best = index
+      }
+    }
+    let firstFull = (range.lowerBound + Self.blockSize - 1) / Self.blockSize
+    let endFull = range.upperBound / Self.blockSize
+    guard firstFull < endFull else {
+      for index in range { consider(index) }
+      return best
+    }
+    for index in range.lowerBound..<(firstFull * Self.blockSize) { consider(index) }
+    for index in (endFull * Self.blockSize)..<range.upperBound { consider(index) }
+    let span = endFull - firstFull
+    let level = Int.bitWidth - 1 - span.leadingZeroBitCount
+    consider(Int(levels[level][firstFull]))
+    consider(Int(levels[level][endFull - (1 << level)]))
+    return best
+  }
+
+  /// The best positions of `ranges` by weight, best first, that `accepts` keeps.
+  ///
+  /// Ties go to the earlier position. Overlapping ranges are fine: a position is reported
+  /// once.
+  ///
+  /// - Parameters:
+  ///   - ranges: The ranges to draw from.
+  ///   - count: How many positions to return at most.
+  ///   - inspectionLimit: How many positions to look at at most, accepted or not, so that a
+  ///     filter that rejects most entries cannot make a lookup scan a whole range.
+  ///   - accepts: Whether a position may be returned.
+  /// - Complexity: O((k + r) log(k + r) + k · ``blockSize``) for r ranges and k positions
+  ///   inspected.
+  func best(
+    in ranges: [Range<Int>], count: Int, inspectionLimit: Int = 256,
+    accepts: (Int) -> Bool = { _ in true }
+  ) -> [Int] {
+    guard count > 0 else { return [] }
+    var heap = RangeHeap(weights: weights)
+    for range in ranges where !range.isEmpty {
+      heap.push(range, best: argmax(range))
+    }
+    var result: [Int] = []
+    var seen: Set<Int> = []
+    var inspected = 0
+    while result.count < count && inspected < inspectionLimit, let top = heap.pop() {
+      inspected += 1
+      if seen.insert(top.best).inserted && accepts(top.best) { result.append(top.best) }
+      let left = top.range.lowerBound..<top.best
+      let right = (top.best + 1)..<top.range.upperBound
+      if !left.isEmpty { heap.push(left, best: argmax(left)) }
+      if !right.isEmpty { heap.push(right, best: argmax(right)) }
+    }
+    return result
+  }
+}
+
+/// A max-heap of ranges by the weight of their best position (Williams, "Algorithm 232:
+/// Heapsort", CACM 1964).
+private struct RangeHeap {
+  struct Entry {
+    var range: Range<Int>
+    var best: Int
+    var weight: UInt32
+  }
+  let weights: Column<UInt32>
+  private var entries: [Entry] = []
+
+  init(weights: Column<UInt32>) { self.weights = weights }
+
+  @inline(__always)
+  private func isAbove(_ lhs: Entry, _ rhs: Entry) -> Bool {
+    lhs.weight != rhs.weight ? lhs.weight > rhs.weight : lhs.best < rhs.best
+  }
+
+  mutating func push(_ range: Range<Int>, best: Int) {
+    entries.append(Entry(range: range, best: best, weight: weights[best]))
+    var child = entries.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard isAbove(entries[child], entries[parent]) else { break }
+      entries.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func pop() -> Entry? {
+    guard let first = entries.first else { return nil }
+    let last = entries.removeLast()
+    guard !entries.isEmpty else { return first }
+    entries[0] = last
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      guard left < entries.count else { break }
+      var child = left
+      if left + 1 < entries.count && isAbove(entries[left + 1], entries[left]) { child = left + 1 }
+      guard isAbove(entries[child], entries[parent]) else { break }
+      entries.swapAt(child, parent)
+      parent = child
+    }
+    return first
+  }
+}

@@ -1,0 +1,177 @@
+/// Byte strings in ascending byte order, stored back to back: a sorted array that stands in
+/// for a trie.
+///
+/// Every node of the trie of these keys is a contiguous range of keys that share the node's
+/// prefix, so a prefix lookup is two binary searches, and a node's children are found by
+/// galloping through its range. This is the layout of Hsu and Ottaviano's "RMQ trie" ("Space-
+/// efficient data structures for top-k completion", WWW 2013), and it takes one offset per key
+/// instead of a node per byte.
+struct SortedKeys: Sendable {
+  /// The keys' bytes, back to back in key order.
+  let bytes: Column<UInt8>
+  /// `starts[i]..<starts[i + 1]` is key `i` in ``bytes``.
+  let starts: Column<UInt32>
+
+  /// Sorts and stores `keys`, which must be distinct.
+  ///
+  /// - Returns: The stored keys and, for each stored key, its index in `keys`.
+  /// - Complexity: O(n log n) comparisons of keys.
+  static func make(sorting keys: [[UInt8]]) -> (keys: SortedKeys, order: [UInt32]) {
+    var order = (0..<keys.count).map { UInt32($0) }
+    keys.withUnsafeBufferPointer { keys in
+      order.sort { lhs, rhs in
+        keys[Int(lhs)].withUnsafeBufferPointer { left in
+          keys[Int(rhs)].withUnsafeBufferPointer { right in
+            SortedKeys.compare(left, right) < 0
+          }
+        }
+      }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(keys.reduce(0) { $0 + $1.count })
+    var starts: [UInt32] = [0]
+    starts.reserveCapacity(keys.count + 1)
+    for index in order {
+      bytes += keys[Int(index)]
+      starts.append(UInt32(truncatingIfNeeded: bytes.count))
+    }
+    return (SortedKeys(bytes: Column(bytes), starts: Column(starts)), order)
+  }
+
+  /// The number of keys.
+  var count: Int { starts.count - 1 }
+
+  /// The bytes taken.
+  var byteCount: Int { bytes.byteCount + starts.byteCount }
+
+  /// Key `index`.
+  @inline(__always)
+  func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(starts[index])
+    return UnsafeBufferPointer(start: bytes.base + start, count: Int(starts[index + 1]) - start)
+  }
+
+  /// Key `index` as text.
+  func string(_ index: Int) -> String {
+    String(decoding: key(index), as: UTF8.self)
+  }
+
+  /// Lexicographic byte order: negative, zero or positive.
+  @inline(__always)
+  static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+    let common = min(lhs.count, rhs.count)
+    var index = 0
+    while index < common {
+      let left = lhs[index]
+      let right = rhs[index]
+      if left != right { return Int(left) - Int(right) }
+      index += 1
+    }
+    return lhs.count - rhs.count
+  }
+
+  /// The keys that start with `prefix`, within `range`.
+  ///
+  /// - Complexity: O(log n) key comparisons.
+  func range(withPrefix prefix: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil)
+    -> Range<Int>
+  {
+    let range = range ?? 0..<count
+    // First key >= prefix.
+    var low = range.lowerBound
+    var high = range.upperBound
+    while low < high {
+      let middle = (low + high) >> 1
+      if Self.compare(key(middle), prefix) < 0 { low = middle + 1 } else { high = middle }
+    }
+    let first = low
+    // First key whose first prefix.count bytes exceed the prefix.
+    high = range.upperBound
+    while low < high {
+      let middle = (low + high) >> 1
+      let candidate = key(middle)
+      let head = UnsafeBufferPointer(
+        rebasing: candidate[0..<min(candidate.count, prefix.count)])
+      if Self.compare(head, prefix) <= 0 { low = middle + 1 } else { high = middle }
+    }
+    return first..<low
+  }
+
+  /// The index of a key equal to `key`, if there is one.
+  ///
+  /// - Complexity: O(log n) key comparisons.
+  func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    let found = range(withPrefix: key)
+    guard !found.isEmpty, self.key(found.lowerBound).count == key.count else { return nil }
+    return found.lowerBound
+  }
+
+  /// The end of the child that starts at `start`: the first key in `start..<end` whose
+  /// bytes `depth..<depth + unit.count` differ from `unit`.
+  ///
+  /// Keys in the range share their first `depth` bytes and are sorted, so the keys with
+  /// `unit` next are contiguous. Galloping (exponential then binary search) costs
+  /// O(log c) comparisons for a child of c keys, so small children deep in the trie are cheap.
+  func endOfChild(from start: Int, upTo end: Int, depth: Int, unit: UnsafeBufferPointer<UInt8>)
+    -> Int
+  {
+    @inline(__always) func matches(_ index: Int) -> Bool {
+      let candidate = key(index)
+      guard candidate.count >= depth + unit.count else { return false }
+      for offset in 0..<unit.count where candidate[depth + offset] != unit[offset] {
+        return false
+      }
+      return true
+    }
+    var known = start  // matches
+    var step = 1
+    while known + step < end && matches(known + step) {
+      known += step
+      step <<= 1
+    }
+    var low = known + 1
+    var high = min(known + step, end)
+    while low < high {
+      let middle = (low + high) >> 1
+      if matches(middle) { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+}
+
+/// UTF-8 decoding of one scalar, for walking keys by character.
+enum UTF8Scalar {
+  /// The length of the scalar whose first byte is `lead`: 1 to 4 (1 for a stray byte).
+  @inline(__always)
+  static func length(lead: UInt8) -> Int {
+    if lead < 0xC0 { return 1 }
+    if lead < 0xE0 { return 2 }
+    if lead < 0xF0 { return 3 }
+    return 4
+  }
+
+  /// The scalar value at `offset` of `bytes` and its length; stray bytes decode as themselves.
+  @inline(__always)
+  static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (
+    value: UInt32, length: Int
+  ) {
+    let lead = bytes[offset]
+    let length = min(Self.length(lead: lead), bytes.count - offset)
+    guard length > 1 else { return (UInt32(lead), 1) }
+    var value = UInt32(lead) & (0xFF >> (length + 1))
+    for index in 1..<length { value = value << 6 | UInt32(bytes[offset + index] & 0x3F) }
+    return (value, length)
+  }
+
+  /// The scalar values of `bytes`.
+  static func scalars(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
+    var result: [UInt32] = []
+    var offset = 0
+    while offset < bytes.count {
+      let (value, length) = decode(bytes, at: offset)
+      result.append(value)
+      offset += length
+    }
+    return result
+  }
+}

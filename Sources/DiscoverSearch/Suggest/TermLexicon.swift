@@ -1,0 +1,151 @@
+/// The term dictionary in byte order, with each term's document frequency: the trie that
+/// prefix completion, prefix search and typo correction walk.
+///
+/// The index's own dictionary is a hash table (``ByteStringTable``), which finds a whole
+/// term in O(1) but cannot list the terms that start with `danc` or lie within one typo of
+/// `dacne`. This sorted copy can; it is built on first use (``SuggestionCache``), because
+/// most searches never need it and sorting a million terms takes a noticeable moment.
+final class TermLexicon: Sendable {
+  /// The terms in byte order.
+  let keys: SortedKeys
+  /// The ``TermID`` of each sorted term.
+  let termIDs: Column<UInt32>
+  /// Each sorted term's document frequency over all types, with its range maximum.
+  let frequencies: RangeMaximum
+  /// The largest document frequency of words, of `#hashtags` and of `@mentions`, for
+  /// putting them on one scale (``Suggestion`` ranking).
+  let largestFrequencies: (word: UInt32, hashtag: UInt32, mention: UInt32)
+
+  /// Sorts the terms of `snapshot`.
+  ///
+  /// - Complexity: O(t log t) for t terms, plus one pass over every type's term presence.
+  init(snapshot: IndexSnapshot) {
+    let terms = snapshot.terms
+    let termCount = terms.count
+    var frequency = [UInt32](repeating: 0, count: termCount)
+    for partition in snapshot.partitions {
+      let postings = partition.postings
+      var listIndex = 0
+      for word in 0..<postings.termPresence.count {
+        var bits = postings.termPresence[word]
+        while bits != 0 {
+          let term = word << 6 | bits.trailingZeroBitCount
+          bits &= bits &- 1
+          guard term < termCount, listIndex < postings.lists.count else { continue }
+          frequency[term] &+= postings.lists[listIndex].documentFrequency
+          listIndex += 1
+        }
+      }
+    }
+    var order = (0..<termCount).map { UInt32($0) }
+    terms.arena.withUnsafeBufferPointer { arena in
+      terms.starts.withUnsafeBufferPointer { starts in
+        @inline(__always) func key(_ id: UInt32) -> UnsafeBufferPointer<UInt8> {
+          let start = Int(starts[Int(id)])
+          return UnsafeBufferPointer(
+            rebasing: arena[start..<Int(starts[Int(id) + 1])])
+        }
+        order.sort { SortedKeys.compare(key($0), key($1)) < 0 }
+      }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(terms.arena.count)
+    var starts: [UInt32] = [0]
+    starts.reserveCapacity(termCount + 1)
+    var weights: [UInt32] = []
+    weights.reserveCapacity(termCount)
+    var largest: (word: UInt32, hashtag: UInt32, mention: UInt32) = (1, 1, 1)
+    for id in order {
+      terms.withBytes(of: id) { bytes.append(contentsOf: $0) }
+      starts.append(UInt32(truncatingIfNeeded: bytes.count))
+      let weight = frequency[Int(id)]
+      weights.append(weight)
+      switch TermLexicon.kind(firstByte: terms.withBytes(of: id) { $0.first ?? 0 }) {
+      case .hashtag: largest.hashtag = max(largest.hashtag, weight)
+      case .user: largest.mention = max(largest.mention, weight)
+      default: largest.word = max(largest.word, weight)
+      }
+    }
+    keys = SortedKeys(bytes: Column(bytes), starts: Column(starts))
+    termIDs = Column(order)
+    frequencies = RangeMaximum(weights: weights)
+    largestFrequencies = largest
+  }
+
+  /// What a term names, by its first byte: `#` a hashtag, `@` a user, anything else a word.
+  static func kind(firstByte: UInt8) -> Suggestion.Kind {
+    switch firstByte {
+    case UInt8(ascii: "#"): .hashtag
+    case UInt8(ascii: "@"): .user
+    default: .query
+    }
+  }
+
+  /// The largest frequency of terms of `kind`.
+  func largestFrequency(of kind: Suggestion.Kind) -> UInt32 {
+    switch kind {
+    case .hashtag: largestFrequencies.hashtag
+    case .user: largestFrequencies.mention
+    default: largestFrequencies.word
+    }
+  }
+
+  var byteCount: Int { keys.byteCount + termIDs.byteCount + frequencies.byteCount }
+
+  /// The position of `term` in byte order, if the dictionary has it.
+  func position(of term: [UInt8]) -> Int? {
+    term.withUnsafeBufferPointer { keys.index(of: $0) }
+  }
+
+  /// The most frequent terms that start with `prefix`, most frequent first.
+  ///
+  /// - Complexity: O(log t + k log k) for k results.
+  func completions(of prefix: [UInt8], count: Int, accepts: (Int) -> Bool = { _ in true })
+    -> [Int]
+  {
+    let range = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
+    return frequencies.best(in: [range], count: count, accepts: accepts)
+  }
+
+  /// The terms within the typo budget of `word`: each position once, with its fewest
+  /// edits, fewest edits first and then most frequent; at most `count`.
+  ///
+  /// - Parameters:
+  ///   - word: A folded query word.
+  ///   - maximumDistance: The most edits.
+  ///   - isPrefix: Whether `word` is a partly typed word, so that any term starting with a
+  ///     close string matches.
+  ///   - count: How many terms at most.
+  /// - Complexity: See ``LevenshteinAutomaton/matches(in:range:depth:)``.
+  func corrections(
+    of word: [UInt8], maximumDistance: Int, isPrefix: Bool, count: Int,
+    accepts: (Int) -> Bool = { _ in true }
+  ) -> [(position: Int, distance: Int)] {
+    guard maximumDistance > 0, count > 0 else { return [] }
+    let scalars = word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
+    let automaton = LevenshteinAutomaton(
+      word: scalars, maximumDistance: maximumDistance, matchesPrefixes: isPrefix)
+    let matches = automaton.matches(in: keys, range: 0..<keys.count)
+    return Self.best(of: matches, count: count, maxima: frequencies, accepts: accepts)
+  }
+
+  /// The best positions of fuzzy matches: fewer edits first, then higher weight.
+  static func best(
+    of matches: [LevenshteinAutomaton.Match], count: Int, maxima: RangeMaximum,
+    accepts: (Int) -> Bool
+  ) -> [(position: Int, distance: Int)] {
+    var result: [(position: Int, distance: Int)] = []
+    var seen: Set<Int> = []
+    let distances = Set(matches.map(\.distance)).sorted()
+    for distance in distances where result.count < count {
+      let ranges = matches.filter { $0.distance == distance }.map(\.keys)
+      for position in maxima.best(
+        in: ranges, count: count - result.count + seen.count,
+        accepts: { !seen.contains($0) && accepts($0) })
+      where result.count < count && seen.insert(position).inserted {
+        result.append((position, distance))
+      }
+    }
+    return result
+  }
+}

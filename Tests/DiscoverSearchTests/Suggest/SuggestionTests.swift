@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import DiscoverSearch
+
+@Suite("Suggest: completions")
+struct SuggestionTests {
+  /// "dance" in 30 titles, "dancer" in 20, ... and "dan" in one: the typed word is rare.
+  static func corpus() throws -> DiscoverIndex {
+    var documents: [Document] = []
+    for number in 0..<30 {
+      documents.append(Fixtures.video("d\(number)", "dance challenge number \(number)"))
+    }
+    for number in 0..<20 { documents.append(Fixtures.video("r\(number)", "dancer life \(number)")) }
+    for number in 0..<12 {
+      documents.append(Fixtures.video("g\(number)", "dancing queen \(number)"))
+    }
+    for number in 0..<8 { documents.append(Fixtures.video("a\(number)", "danger zone \(number)")) }
+    for number in 0..<5 {
+      documents.append(Fixtures.video("s\(number)", "dandelion field \(number)"))
+    }
+    documents += [
+      Fixtures.video("dan", "dan the man"),
+      Fixtures.video("tag", "weekend vibes", hashtags: ["DanceChallenge", "dancemoves"]),
+      Fixtures.user("u1", "dance_queen", displayName: "Dance Queen"),
+      Fixtures.user("u2", "danny", displayName: "Danny Boy"),
+      Fixtures.hashtag("h1", "dancechallenge"),
+      Fixtures.sound("moonlight", "Dancing in the Moonlight", artist: "Toploader"),
+    ]
+    return try DiscoverIndex.build(from: documents)
+  }
+
+  @Test func theExactWordAndTheMostPopularCompletionAreNeverHidden() throws {
+    let index = try Self.corpus()
+    let suggestions = try index.suggestions(forPrefix: "dan", limit: 3)
+    let texts = suggestions.map(\.text)
+    #expect(suggestions.count == 3)
+    // The typed word itself, although 30 documents say "dance" and it is in one title.
+    #expect(texts.first == "dan")
+    #expect(texts.contains("dance"), "\(texts)")
+    #expect(suggestions.allSatisfy { $0.typos == 0 })
+  }
+
+  @Test func completionsFollowPopularity() throws {
+    let index = try Self.corpus()
+    let words = try index.suggestions(forPrefix: "danc", limit: 10).filter { $0.kind == .query }
+      .map(\.text)
+    // dance (30 + more) before dancer (20) before dancing (12).
+    let dance = try #require(words.firstIndex(of: "dance"))
+    let dancer = try #require(words.firstIndex(of: "dancer"))
+    let dancing = try #require(words.firstIndex(of: "dancing"))
+    #expect(dance < dancer && dancer < dancing, "\(words)")
+  }
+
+  @Test func markersRestrictTheKind() throws {
+    let index = try Self.corpus()
+    let hashtags = try index.suggestions(forPrefix: "#danc")
+    #expect(!hashtags.isEmpty)
+    #expect(hashtags.allSatisfy { $0.kind == .hashtag && $0.text.hasPrefix("#danc") })
+    #expect(hashtags.map(\.text).contains("#dancechallenge"))
+    let users = try index.suggestions(forPrefix: "@dan")
+    #expect(users.allSatisfy { $0.kind == .user && $0.text.hasPrefix("@dan") })
+    #expect(Set(users.map(\.text)) == ["@dance_queen", "@danny"])
+    // Without the marker, the matched part of a hashtag starts after its `#`.
+    let tag = try #require(
+      try index.suggestions(forPrefix: "dancech").first { $0.text == "#dancechallenge" })
+    #expect(tag.matchedRange?.utf8Offsets == 1..<8)
+    // Without a marker, words, hashtags, users and sounds mix.
+    let mixed = Set(try index.suggestions(forPrefix: "danc", limit: 20).map(\.kind))
+    #expect(mixed == [.query, .hashtag, .user, .sound])
+  }
+
+  @Test func earlierWordsAreWholeAndTheLastIsAPrefix() throws {
+    let index = try Self.corpus()
+    let suggestions = try index.suggestions(forPrefix: "dance cha")
+    let first = try #require(suggestions.first)
+    #expect(first.text == "dance challenge")
+    #expect(first.kind == .query)
+    #expect(first.matchedRange?.utf8Offsets == 0..<9)
+    // "danc" is not a whole word of the index (and too short for a typo).
+    #expect(!(try index.suggestions(forPrefix: "danc cha")).map(\.text).contains("dance challenge"))
+    // A display name and a sound title, by their words.
+    let queen = try index.suggestions(forPrefix: "dance qu")
+    #expect(queen.contains { $0.kind == .user && $0.text == "Dance Queen" })
+    let sound = try index.suggestions(forPrefix: "dancing in the m")
+    let moonlight = try #require(sound.first { $0.kind == .sound })
+    #expect(moonlight.text == "Dancing in the Moonlight")
+    #expect(
+      moonlight.matchedRange?.range(in: moonlight.text).map { String(moonlight.text[$0]) }
+        == "Dancing in the Moonlight")
+    // A trailing space asks for the next word.
+    let next = try index.suggestions(forPrefix: "dance ")
+    #expect(next.map(\.text).contains("dance challenge"))
+    #expect(next.allSatisfy { $0.text.lowercased().hasPrefix("dance ") })
+  }
+
+  @Test(arguments: [
+    ("dnace cha", "dance challenge"),  // transposition in an earlier word
+    ("dance chalelnge", "dance challenge"),  // transposition in the last word
+    ("chalenge", "challenge"),  // deletion
+    ("xhallenge", "challenge"),  // substitution of the first letter
+    ("dandleion", "dandelion"),  // transposition in the prefix
+    ("dandeli", "dandelion"),  // exact prefix
+    ("dnadel", "dandelion"),  // transposition in a partial word
+  ])
+  func typosAreCorrectedInEveryPosition(typed: String, expected: String) throws {
+    let index = try Self.corpus()
+    let suggestions = try index.suggestions(forPrefix: typed)
+    let match = try #require(
+      suggestions.first { $0.text == expected }, "\(typed): \(suggestions.map(\.text))")
+    #expect(match.typos == (typed == "dandeli" ? 0 : 1))
+    // Typo tolerance off: nothing for the misspelling.
+    let strict = try index.suggestions(
+      forPrefix: typed, options: SuggestOptions(typoTolerance: .disabled))
+    #expect(strict.contains { $0.text == expected } == (typed == "dandeli"))
+  }
+
+  @Test func shortWordsGetNoTypos() throws {
+    let index = try Self.corpus()
+    // "dnac" has 4 characters: below the one-typo length of 5.
+    #expect(try index.suggestions(forPrefix: "dnac").isEmpty)
+    #expect(try index.suggestions(forPrefix: "9999").isEmpty)
+  }
+
+  @Test func pastRecentAndTrendingSearchesMergeIn() throws {
+    let index = try Self.corpus()
+    let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
+    let analytics = QueryAnalytics(clock: clock.now)
+    for user in ["u1", "u2", "u3", "u4"] {
+      try analytics.recordSearch(
+        SearchEvent(query: "dance battle", userID: user, time: clock.now(), resultCount: 5))
+    }
+    try analytics.recordSearch(
+      SearchEvent(query: "Dandelion wine", userID: "me", time: clock.now(), resultCount: 2))
+    let mine = try index.suggestions(
+      forPrefix: "dan", limit: 20, userID: "me", analytics: analytics)
+    // The user's recent search comes first, flagged, in its normalized form.
+    #expect(mine.first?.text == "dandelion wine")
+    #expect(mine.first?.isRecent == true)
+    // A past query of four users is suggested and flagged as trending.
+    let battle = try #require(mine.first { $0.text == "dance battle" })
+    #expect(battle.kind == .query)
+    #expect(battle.isTrending)
+    // Another user does not see my recent search, and one user is too few to suggest it.
+    let theirs = try index.suggestions(forPrefix: "dan", userID: "u1", analytics: analytics)
+    #expect(!theirs.contains { $0.text == "dandelion wine" })
+    // Deleting it removes it.
+    try analytics.deleteRecentSearch("dandelion WINE", for: "me")
+    let after = try index.suggestions(forPrefix: "dan", userID: "me", analytics: analytics)
+    #expect(!after.contains { $0.isRecent })
+  }
+
+  @Test func hostileInputGivesEmptyOrBoundedResults() throws {
+    let index = try Self.corpus()
+    for text in [
+      "", "   ", "\u{0}\u{1}\u{200B}", "#", "@", String(repeating: "dance ", count: 2_000),
+      String(repeating: "x", count: 100_000), "🔥🔥🔥", "\"dance", "da\u{0301}nce",
+    ] {
+      let suggestions = try index.suggestions(forPrefix: text, limit: 10)
+      #expect(suggestions.count <= 10)
+    }
+    #expect(throws: SearchError.self) { try index.suggestions(forPrefix: "dan", limit: 0) }
+    #expect(throws: SearchError.self) { try index.suggestions(forPrefix: "dan", limit: 101) }
+    // An empty index suggests nothing.
+    #expect(try DiscoverIndex().suggestions(forPrefix: "dan").isEmpty)
+  }
+
+  @Test func realCorpusCompletions() throws {
+    let index = try RealCorpus.load().index
+    let bruno = try index.suggestions(forPrefix: "bru")
+    #expect(bruno.first?.text == "Bruno Mars")
+    #expect(bruno.first?.kind == .user)
+    let music = try index.suggestions(forPrefix: "#mus")
+    #expect(music.first?.text == "#music")
+    #expect(music.allSatisfy { $0.kind == .hashtag })
+    #expect(try index.suggestions(forPrefix: "@mr").first?.text == "@mrbeast")
+    let trailer = try index.suggestions(forPrefix: "offical trai")
+    #expect(trailer.first?.text == "official trailer")
+    #expect(trailer.first?.typos == 1)
+    let video = try index.suggestions(forPrefix: "music vi")
+    #expect(video.first?.text == "music video")
+  }
+}
+
+/// A settable clock for analytics tests.
+final class TestClock: Sendable {
+  private let current: Mutex<Date>
+  init(_ start: Date) { current = Mutex(start) }
+  var now: @Sendable () -> Date { { [self] in current.withLock { $0 } } }
+  func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
