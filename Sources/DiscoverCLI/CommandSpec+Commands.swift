@@ -25,20 +25,30 @@ extension CommandSpec {
     name: "search",
     summary: "Search an index: one query, or every query of a query file.",
     usage: [
-      "search \"QUERY\" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--json] [--explain]",
+      "search \"QUERY\" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--prefix] [--user ID] [--json] [--explain]",
       "search --index DIR --queries FILE [--json] [--explain]",
     ],
     discussion: """
       Every word of QUERY is required; #tag matches hashtags and tagged videos, @name matches
-      users and their videos, "quoted words" must appear together.
+      users and their videos, "quoted words" must appear together. When the words as typed
+      find few results, misspelled words are corrected and the corrected query is printed
+      as "Did you mean" (in JSON, as "didYouMean").
       TAB is one of: \(validTabs) (default top).
       N is 1 to \(maximumSearchLimit) (default 10); page on with the --cursor printed after a page.
+
+      With --prefix the last word also matches the words it begins, as a search bar does
+      while the user types: "dance cha" finds "dance challenge".
+
+      With --user ID the search is recorded, with its result count, in DIR/\(AnalyticsFile.fileName)
+      (created if needed): it becomes one of the user's recent searches and counts toward
+      trending searches (discover trending searches) and completions (discover suggest).
+      Pages after the first are not recorded again.
 
       With --queries, FILE holds one JSON object per line, such as
       {"kind":"search","q":"dance challenge","tab":"top","limit":10}. With --json each search
       writes one line {"q":...,"tab":...,"results":[{"id":...,"type":...,"score":...}],"micros":...},
       micros being the search's time in this process; without it, a summary line per query.
-      Suggest lines are skipped: completions are not in this build yet.
+      Suggest lines are skipped: run them with discover suggest --queries FILE.
 
       With --explain each result carries the breakdown of its score: in text, under the result
       (with --queries, every result is listed under its query's summary line); in JSON, as its
@@ -49,6 +59,8 @@ extension CommandSpec {
       .value("--tab", "TAB", "The tab to search: \(validTabs)."),
       .value("--limit", "N", "Results per page, 1 to \(maximumSearchLimit) (default 10)."),
       .value("--cursor", "TOKEN", "Continue after the page that printed this cursor."),
+      .flag("--prefix", "Search as you type: the last word may be the start of a word."),
+      .value("--user", "ID", "Record the search as this user's, for recent and trending searches."),
       .value("--queries", "FILE", "Run every search of a query file (JSON Lines)."),
       .flag("--json", "Write JSON instead of text."),
       .flag(
@@ -57,38 +69,75 @@ extension CommandSpec {
       ),
     ])
 
-  /// `discover suggest ...`, parsed but not available yet.
+  /// `discover suggest ...`, one prefix or a query file.
   static let suggest = CommandSpec(
     name: "suggest",
-    summary: "Complete a prefix as the user types (not available in this build yet).",
+    summary: "Complete a prefix as the user types: one prefix, or every suggest line of a file.",
     usage: [
-      "suggest \"PREFIX\" --index DIR [--limit N] [--json]",
+      "suggest \"PREFIX\" --index DIR [--limit N] [--user ID] [--json]",
       "suggest --index DIR --queries FILE [--json]",
     ],
     discussion: """
-      Completions are not built yet: this command checks its arguments, then stops with an
-      error instead of answering.
+      Completes the last word of PREFIX after the words before it ("dance cha" suggests
+      "dance challenge"), from the index's words, #hashtags, @usernames, title phrases,
+      display names and sounds, correcting typos when the prefix as typed finds few.
+      A PREFIX that starts with # suggests only hashtags, one with @ only users.
+      N is 1 to \(SuggestCommandOptions.maximumLimit) (default 10).
+
+      With --user ID the searches recorded in DIR/\(AnalyticsFile.fileName) by discover search
+      --user take part: the user's recent searches that match come first, and past searches
+      of at least \(AnalyticsConfiguration().minimumDistinctUsers) different users are suggested, trending ones boosted. Without
+      --user, or without that file, completions come from the index alone.
+
+      Text output numbers the suggestions: [kind] text with the matched part in **, then
+      "trending", "recent" and the typo count when they apply. With --json the output is one
+      line {"q":...,"suggestions":[{"text":...,"kind":...,"matchedRange":[start,end],
+      "isTrending":...,"isRecent":...,"typos":...,"score":...}],"micros":...}, kind being one
+      of \(Suggestion.Kind.allCases.map(\.rawValue).joined(separator: ", ")). matchedRange gives UTF-8 byte offsets into
+      text and is left out when nothing is to be highlighted; micros is the time of the
+      completion itself in this process.
+
+      With --queries, FILE holds one JSON object per line, such as
+      {"kind":"suggest","q":"danc","limit":10}, completed from the index alone. With --json
+      each suggest line writes one line of the shape above; without it, a summary line per
+      query and the latency percentiles. Search lines are skipped: run them with discover
+      search --queries FILE.
       """,
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
-      .value("--limit", "N", "Completions to return, 1 to \(maximumSearchLimit) (default 10)."),
+      .value(
+        "--limit", "N",
+        "Completions to return, 1 to \(SuggestCommandOptions.maximumLimit) (default 10)."),
+      .value("--user", "ID", "Put this user's recent searches first; use recorded searches."),
       .value("--queries", "FILE", "Run every suggest line of a query file (JSON Lines)."),
       .flag("--json", "Write JSON instead of text."),
     ])
 
-  /// `discover trending ...`, parsed but not available yet.
+  /// `discover trending ...`; only the searches list is in this build.
   static let trending = CommandSpec(
     name: "trending",
-    summary: "List what is rising now (not available in this build yet).",
+    summary: "List the searches rising now (videos, hashtags and sounds come later).",
     usage: [
-      "trending \(TrendingList.allCases.map(\.rawValue).joined(separator: "|")) --index DIR [--json]"
+      "trending \(TrendingList.allCases.map(\.rawValue).joined(separator: "|")) --index DIR [--limit N] [--json]"
     ],
     discussion: """
-      Trending lists are not built yet: this command checks its arguments, then stops with an
-      error instead of answering.
+      trending searches lists the queries searched more now than usual, from the searches
+      recorded in DIR/\(AnalyticsFile.fileName) by discover search --user. A query is listed once
+      at least \(AnalyticsConfiguration().minimumDistinctUsers) different users searched it, its latest search found results, and
+      it was searched within about the last hour.
+      Each line shows its score (recent count × log2(1 + velocity)), its recent count (searches
+      weighted by a one-hour half-life), its velocity (the recent rate over the usual, 7-day
+      rate) and how many users searched it. With --json the output is one line
+      {"list":"searches","items":[{"query":...,"score":...,"recentCount":...,
+      "baselineCount":...,"velocity":...,"distinctUsers":...}]}.
+      N is 1 to \(TrendingOptions.maximumLimit) (default 10).
+
+      Trending videos, hashtags and sounds are not in this build yet: asking for them fails.
       """,
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
+      .value(
+        "--limit", "N", "Items to list, 1 to \(TrendingOptions.maximumLimit) (default 10)."),
       .flag("--json", "Write JSON instead of text."),
     ])
 

@@ -56,16 +56,12 @@ public enum DiscoverCLI {
       try SearchCommand(options: options).run(console: console)
     case .batchSearch(let options):
       try BatchSearchCommand(options: options).run(console: console)
-    case .suggest:
-      throw CommandError.failure(
-        "discover suggest is not available in this build yet: completions come with a later release",
-        hints: [
-          "Meanwhile, discover search finds whole words: discover search \"QUERY\" --index DIR."
-        ])
+    case .suggest(let options):
+      try SuggestCommand(options: options).run(console: console)
+    case .batchSuggest(let options):
+      try BatchSuggestCommand(options: options).run(console: console)
     case .trending(let options):
-      throw CommandError.failure(
-        "discover trending \(options.list.rawValue) is not available in this build yet: trending lists come with a later release"
-      )
+      try TrendingCommand(options: options).run(console: console)
     }
   }
 }

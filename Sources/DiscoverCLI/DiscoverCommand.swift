@@ -10,9 +10,11 @@ enum DiscoverCommand: Equatable, Sendable {
   case search(SearchOptions)
   /// Run the searches of a query file.
   case batchSearch(BatchSearchOptions)
-  /// Complete a prefix (not available yet).
-  case suggest(SuggestOptions)
-  /// List trending items (not available yet).
+  /// Complete one prefix.
+  case suggest(SuggestCommandOptions)
+  /// Complete the prefixes of a query file.
+  case batchSuggest(BatchSuggestOptions)
+  /// List trending items (only trending searches are in this build).
   case trending(TrendingOptions)
 
   /// Parses the arguments after the program name.
@@ -53,7 +55,11 @@ enum DiscoverCommand: Equatable, Sendable {
         return .batchSearch(try BatchSearchOptions(&reader))
       }
       return .search(try SearchOptions(&reader))
-    case "suggest": return .suggest(try SuggestOptions(&reader))
+    case "suggest":
+      if reader.parsed.values["--queries"] != nil {
+        return .batchSuggest(try BatchSuggestOptions(&reader))
+      }
+      return .suggest(try SuggestCommandOptions(&reader))
     default: return .trending(try TrendingOptions(&reader))
     }
   }
@@ -112,10 +118,17 @@ struct SearchOptions: Equatable, Sendable {
   var writesJSON = false
   /// Whether each result carries the breakdown of its score.
   var explainsScores = false
+  /// Whether the last word also matches the words it begins (search as you type).
+  var matchesLastWordAsPrefix = false
+  /// The user whose search is recorded in the index directory's analytics file, or `nil`
+  /// to record nothing.
+  var userID: String?
 
+  /// Creates settings; every value but the query and the index directory has its default.
   init(
     query: String, indexDirectory: String, tab: SearchTab = .top, limit: Int = 10,
-    cursor: String? = nil, writesJSON: Bool = false, explainsScores: Bool = false
+    cursor: String? = nil, writesJSON: Bool = false, explainsScores: Bool = false,
+    matchesLastWordAsPrefix: Bool = false, userID: String? = nil
   ) {
     self.query = query
     self.indexDirectory = indexDirectory
@@ -124,6 +137,8 @@ struct SearchOptions: Equatable, Sendable {
     self.cursor = cursor
     self.writesJSON = writesJSON
     self.explainsScores = explainsScores
+    self.matchesLastWordAsPrefix = matchesLastWordAsPrefix
+    self.userID = userID
   }
 
   init(_ reader: inout ArgumentReader) throws(CommandError) {
@@ -144,6 +159,8 @@ struct SearchOptions: Equatable, Sendable {
     }
     writesJSON = reader.parsed.contains("--json")
     explainsScores = reader.parsed.contains("--explain")
+    matchesLastWordAsPrefix = reader.parsed.contains("--prefix")
+    userID = try reader.userID()
   }
 }
 
@@ -179,6 +196,16 @@ struct BatchSearchOptions: Equatable, Sendable {
         "\(option) applies to one search; with --queries each line gives its own tab and limit",
         command: "search")
     }
+    if reader.parsed.values["--user"] != nil {
+      throw CommandError.usage(
+        "--user applies to one search; a query file's searches are not recorded",
+        command: "search")
+    }
+    if reader.parsed.contains("--prefix") {
+      throw CommandError.usage(
+        "--prefix applies to one search; a query file's searches match whole words",
+        command: "search")
+    }
     queryFile = try reader.requiredPath("--queries", purpose: "the query file")
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     writesJSON = reader.parsed.contains("--json")
@@ -186,31 +213,93 @@ struct BatchSearchOptions: Equatable, Sendable {
   }
 }
 
-/// `discover suggest` settings.
-struct SuggestOptions: Equatable, Sendable {
-  /// The prefix to complete, or `nil` with a query file.
-  var prefix: String?
-  /// The query file, or `nil` with a prefix.
-  var queryFile: String?
+/// `discover suggest "PREFIX"` settings.
+///
+/// Named apart from the library's ``DiscoverSearch/SuggestOptions`` (ranking factors), which
+/// the command passes at their defaults.
+struct SuggestCommandOptions: Equatable, Sendable {
+  /// The most completions one request may ask for, as
+  /// ``DiscoverSearch/DiscoverIndex/suggestions(forPrefix:limit:userID:analytics:options:)``
+  /// allows: a list under a search bar shows a handful.
+  static let maximumLimit = 100
+
+  /// The text typed so far.
+  var prefix: String
   /// The index directory.
   var indexDirectory: String
-  /// Completions to return.
+  /// Completions to return, 1 to ``maximumLimit``.
   var limit: Int = 10
+  /// The user whose recent searches come first, with the analytics file's past searches;
+  /// `nil` for completions from the index alone.
+  var userID: String?
   /// Whether to write JSON.
   var writesJSON = false
 
+  /// Creates settings; the limit defaults to 10, without a user, as text.
+  init(
+    prefix: String, indexDirectory: String, limit: Int = 10, userID: String? = nil,
+    writesJSON: Bool = false
+  ) {
+    self.prefix = prefix
+    self.indexDirectory = indexDirectory
+    self.limit = limit
+    self.userID = userID
+    self.writesJSON = writesJSON
+  }
+
+  /// Reads the settings of `discover suggest "PREFIX"`.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/usage`` saying what to fix.
   init(_ reader: inout ArgumentReader) throws(CommandError) {
-    queryFile = reader.parsed.values["--queries"]
-    if queryFile == nil {
-      prefix = try reader.positional(
-        named: "PREFIX", purpose: "the text to complete, or --queries FILE")
-      try reader.rejectExtraPositionals()
-    } else if reader.parsed.positionals.first != nil {
-      throw CommandError.usage(
-        "give either a prefix or --queries FILE, not both", command: "suggest")
-    }
+    prefix = try reader.positional(
+      named: "PREFIX", purpose: "the text to complete, or --queries FILE to run a query file")
+    try reader.rejectExtraPositionals(
+      hint: "Put a prefix of several words in quotes: discover suggest \"dance cha\" --index DIR."
+    )
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
-    limit = try reader.limit() ?? 10
+    limit = try reader.limit(maximum: Self.maximumLimit) ?? 10
+    userID = try reader.userID()
+    writesJSON = reader.parsed.contains("--json")
+  }
+}
+
+/// `discover suggest --queries FILE` settings.
+struct BatchSuggestOptions: Equatable, Sendable {
+  /// The query file (JSON Lines).
+  var queryFile: String
+  /// The index directory.
+  var indexDirectory: String
+  /// Whether to write JSON lines.
+  var writesJSON = false
+
+  /// Creates settings.
+  init(queryFile: String, indexDirectory: String, writesJSON: Bool = false) {
+    self.queryFile = queryFile
+    self.indexDirectory = indexDirectory
+    self.writesJSON = writesJSON
+  }
+
+  /// Reads the settings of `discover suggest --queries FILE`.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/usage`` saying what to fix.
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    if let prefix = reader.parsed.positionals.first {
+      throw CommandError.usage(
+        "give either a prefix or --queries FILE, not both (got the prefix \"\(prefix)\")",
+        command: "suggest")
+    }
+    if reader.parsed.values["--limit"] != nil {
+      throw CommandError.usage(
+        "--limit applies to one prefix; with --queries each line gives its own limit",
+        command: "suggest")
+    }
+    if reader.parsed.values["--user"] != nil {
+      throw CommandError.usage(
+        "--user applies to one prefix; a query file is completed from the index alone",
+        command: "suggest")
+    }
+    queryFile = try reader.requiredPath("--queries", purpose: "the query file")
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     writesJSON = reader.parsed.contains("--json")
   }
 }
@@ -225,13 +314,29 @@ enum TrendingList: String, CaseIterable, Sendable {
 
 /// `discover trending` settings.
 struct TrendingOptions: Equatable, Sendable {
+  /// The longest list one request may ask for.
+  static let maximumLimit = 100
+
   /// Which list to show.
   var list: TrendingList
   /// The index directory.
   var indexDirectory: String
+  /// Items to list, 1 to ``maximumLimit``.
+  var limit: Int = 10
   /// Whether to write JSON.
   var writesJSON = false
 
+  /// Creates settings; the limit defaults to 10, as text.
+  init(list: TrendingList, indexDirectory: String, limit: Int = 10, writesJSON: Bool = false) {
+    self.list = list
+    self.indexDirectory = indexDirectory
+    self.limit = limit
+    self.writesJSON = writesJSON
+  }
+
+  /// Reads the settings of `discover trending LIST`.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/usage`` saying what to fix.
   init(_ reader: inout ArgumentReader) throws(CommandError) {
     let names = TrendingList.allCases.map(\.rawValue).joined(separator: ", ")
     let name = try reader.positional(named: "LIST", purpose: "which list to show: \(names)")
@@ -242,6 +347,7 @@ struct TrendingOptions: Equatable, Sendable {
     self.list = list
     try reader.rejectExtraPositionals()
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+    limit = try reader.limit(maximum: Self.maximumLimit) ?? 10
     writesJSON = reader.parsed.contains("--json")
   }
 }
@@ -308,11 +414,11 @@ struct ArgumentReader {
     return tab
   }
 
-  /// The `--limit` value, if given, checked to be an integer from 1 to
-  /// ``DiscoverSearch/maximumSearchLimit``.
-  func limit() throws(CommandError) -> Int? {
+  /// The `--limit` value, if given, checked to be an integer from 1 to `maximum`
+  /// (by default ``DiscoverSearch/maximumSearchLimit``, a search page's largest size).
+  func limit(maximum: Int = maximumSearchLimit) throws(CommandError) -> Int? {
     guard let text = parsed.values["--limit"] else { return nil }
-    let range = 1...maximumSearchLimit
+    let range = 1...maximum
     guard let limit = Int(text) else {
       throw CommandError.usage(
         "--limit must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
@@ -321,10 +427,20 @@ struct ArgumentReader {
     guard range.contains(limit) else {
       throw CommandError.usage(
         "--limit must be from \(range.lowerBound) to \(range.upperBound), got \(limit)",
-        hints: limit > range.upperBound
+        hints: limit > range.upperBound && command == "search"
           ? ["To see more results, page on with the --cursor printed after each page."] : [],
         command: command)
     }
     return limit
+  }
+
+  /// The `--user` value, if given, checked to be non-empty.
+  func userID() throws(CommandError) -> String? {
+    guard let user = parsed.values["--user"] else { return nil }
+    guard !user.isEmpty else {
+      throw CommandError.usage(
+        "--user is empty; give the id of the user who searches", command: command)
+    }
+    return user
   }
 }

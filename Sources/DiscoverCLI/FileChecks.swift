@@ -32,12 +32,9 @@ enum FileChecks {
     }
   }
 
-  /// Opens the index saved in `directory`, turning the library's errors into messages that
-  /// say how to get a usable index.
-  ///
-  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the directory is
-  ///   missing, holds no index, or holds a damaged one.
-  static func openIndex(at directory: String) throws(CommandError) -> DiscoverIndex {
+  /// Throws unless `directory` is an existing directory, with the message ``openIndex(at:)``
+  /// gives: for commands that read only what sits next to the index, not the index itself.
+  static func requireIndexDirectory(_ directory: String) throws(CommandError) {
     let rebuild =
       "Build it with: discover index CORPUS.jsonl --out \(TextFormatting.shellQuoted(directory))"
     switch entry(at: directory) {
@@ -48,8 +45,19 @@ enum FileChecks {
         "\(directory) is a file; --index takes the directory that discover index wrote",
         hints: [rebuild])
     case .directory:
-      break
+      return
     }
+  }
+
+  /// Opens the index saved in `directory`, turning the library's errors into messages that
+  /// say how to get a usable index.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the directory is
+  ///   missing, holds no index, or holds a damaged one.
+  static func openIndex(at directory: String) throws(CommandError) -> DiscoverIndex {
+    try requireIndexDirectory(directory)
+    let rebuild =
+      "Build it with: discover index CORPUS.jsonl --out \(TextFormatting.shellQuoted(directory))"
     do {
       return try DiscoverIndex.open(at: URL(fileURLWithPath: directory, isDirectory: true))
     } catch let error as SearchError where error.code == .corruptIndex {
@@ -63,6 +71,66 @@ enum FileChecks {
     } catch {
       throw CommandError.failure(
         "cannot open the index in \(directory): \(error)", hints: [rebuild])
+    }
+  }
+}
+
+/// The query analytics file the CLI keeps next to an index: `DIR/analytics.sqlite`, written
+/// by `discover search --user` and read by `discover suggest --user` and
+/// `discover trending searches`.
+///
+/// Every command finds the file here, so the name and the error messages live in one place.
+enum AnalyticsFile {
+  /// The file's name inside the index directory.
+  static let fileName = "analytics.sqlite"
+
+  /// The file's path for the index in `indexDirectory`.
+  static func path(inIndexDirectory indexDirectory: String) -> String {
+    URL(fileURLWithPath: indexDirectory, isDirectory: true)
+      .appendingPathComponent(fileName).path
+  }
+
+  /// Opens the file for the index in `indexDirectory`, creating it when missing, to record
+  /// searches.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the path is a
+  ///   directory, or the file is damaged or cannot be read or written.
+  static func openForRecording(indexDirectory: String) throws(CommandError) -> QueryAnalytics {
+    try open(path(inIndexDirectory: indexDirectory))
+  }
+
+  /// Opens the file for the index in `indexDirectory` if it exists, to read what was
+  /// recorded; `nil` when no search was ever recorded there.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the path is a
+  ///   directory, or the file is damaged or cannot be read.
+  static func openIfPresent(indexDirectory: String) throws(CommandError) -> QueryAnalytics? {
+    let path = path(inIndexDirectory: indexDirectory)
+    guard FileChecks.entry(at: path) != .missing else { return nil }
+    return try open(path)
+  }
+
+  private static func open(_ path: String) throws(CommandError) -> QueryAnalytics {
+    let quoted = TextFormatting.shellQuoted(path)
+    let startOver =
+      "To start over, delete it (the searches recorded in it are lost): rm -f \(quoted) \(TextFormatting.shellQuoted(path + "-wal")) \(TextFormatting.shellQuoted(path + "-shm"))"
+    if FileChecks.entry(at: path) == .directory {
+      throw CommandError.failure(
+        "\(path) is a directory; the analytics file must be a file", hints: [startOver])
+    }
+    do {
+      return try QueryAnalytics(path: path)
+    } catch let error as SearchError where error.code == .corruptIndex {
+      throw CommandError(
+        error,
+        context: "the analytics file is damaged or is not a DiscoverSearch analytics database",
+        hints: [startOver])
+    } catch let error as SearchError {
+      throw CommandError(
+        error, context: "cannot use the analytics file",
+        hints: ["Check that the index directory is readable and writable."])
+    } catch {
+      throw CommandError.failure("cannot open the analytics file \(path): \(error)")
     }
   }
 }

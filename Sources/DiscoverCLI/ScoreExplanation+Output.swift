@@ -4,7 +4,7 @@ extension ScoreExplanation {
   /// Writes the breakdown as a JSON object with the same parts and names as the type:
   /// `score`, `textScore`, `k1`, `staticFactor`, `qualityFactor`, `typoPenalty`,
   /// `isExactMatch`, `adjacency`, `isReranked`, `popularity`, `recency` (its `ageSeconds`
-  /// `null` without a date), and `terms`, each with its `fields`.
+  /// `null` without a date), and `terms`, each with its `typos`, `penalty` and `fields`.
   ///
   /// - Complexity: O(*t* + *f*) for *t* terms matched in *f* fields in all.
   func writeJSON(to writer: inout JSONWriter) {
@@ -40,6 +40,8 @@ extension ScoreExplanation {
       writer.field("matchedForm", term.matchedForm)
       writer.field("idf", term.idf)
       writer.field("weightedFrequency", term.weightedFrequency)
+      writer.field("typos", term.typos)
+      writer.field("penalty", term.penalty)
       writer.field("score", term.score)
       writer.key("fields")
       writer.beginArray()

@@ -6,17 +6,29 @@ struct SearchCommand {
   /// The command's settings.
   var options: SearchOptions
 
-  /// Opens the index, searches it and writes the page.
+  /// Opens the index, searches it, records the search when a user is given, and writes the
+  /// page.
   ///
-  /// - Throws: ``CommandError`` when the index is missing or damaged, or the cursor does not
-  ///   belong to this query and tab.
+  /// With ``SearchOptions/userID`` the first page's search is recorded in the index
+  /// directory's ``AnalyticsFile`` (query, user, total hits, now) before anything is written;
+  /// later pages (with a cursor) are the same search and are not recorded again.
+  ///
+  /// - Throws: ``CommandError`` when the index is missing or damaged, the cursor does not
+  ///   belong to this query, tab and matching, or the analytics file is damaged or cannot be
+  ///   written.
   func run(console: Console) throws(CommandError) {
     let index = try FileChecks.openIndex(at: options.indexDirectory)
+    let recordsSearch = options.userID != nil && options.cursor == nil
+    let analytics =
+      recordsSearch
+      ? try AnalyticsFile.openForRecording(indexDirectory: options.indexDirectory) : nil
     let response: SearchResponse
     do {
       response = try index.search(
         options.query, in: options.tab, limit: options.limit,
-        after: options.cursor.map(SearchCursor.init(token:)), explain: options.explainsScores)
+        after: options.cursor.map(SearchCursor.init(token:)),
+        matching: options.matchesLastWordAsPrefix ? .asYouType : MatchingOptions(),
+        explain: options.explainsScores)
     } catch let error as SearchError where error.code == .invalidQuery {
       throw CommandError(
         error,
@@ -27,6 +39,9 @@ struct SearchCommand {
       throw CommandError.failure(
         "the search failed: \((error as? SearchError)?.message ?? "\(error)")")
     }
+    if let analytics, let userID = options.userID {
+      try record(response, by: userID, in: analytics)
+    }
     if options.writesJSON {
       var writer = JSONWriter(capacity: 1024)
       response.writeJSON(query: options.query, to: &writer)
@@ -35,6 +50,27 @@ struct SearchCommand {
     } else {
       console.output.write(
         response.humanText(query: options.query, nextPageCommand: nextPageCommand))
+    }
+  }
+
+  /// Records the search behind `response` as `userID`'s, now, with its total hit count.
+  private func record(
+    _ response: SearchResponse, by userID: String, in analytics: QueryAnalytics
+  ) throws(CommandError) {
+    let path = AnalyticsFile.path(inIndexDirectory: options.indexDirectory)
+    do {
+      try analytics.recordSearch(
+        SearchEvent(query: options.query, userID: userID, resultCount: response.totalHits))
+    } catch let error as SearchError where error.code == .invalidArgument {
+      throw CommandError(
+        error, context: "cannot record the search for --user \(userID)",
+        hints: ["Give a shorter user id, such as u1."])
+    } catch let error as SearchError {
+      throw CommandError(
+        error, context: "cannot record the search in \(path)",
+        hints: ["Check that the index directory is writable, or leave out --user."])
+    } catch {
+      throw CommandError.failure("cannot record the search in \(path): \(error)")
     }
   }
 
@@ -49,6 +85,8 @@ struct SearchCommand {
     if options.tab != .top { words += ["--tab", options.tab.rawValue] }
     if options.limit != 10 { words += ["--limit", String(options.limit)] }
     words += ["--cursor", TextFormatting.shellQuoted(cursor.token)]
+    // The cursor belongs to the matching it was made with: prefix pages need --prefix.
+    if options.matchesLastWordAsPrefix { words.append("--prefix") }
     if options.writesJSON { words.append("--json") }
     if options.explainsScores { words.append("--explain") }
     if queryGoesLast { words += ["--", query] }
@@ -130,7 +168,7 @@ struct BatchSearchCommand {
     }
     if suggestCount > 0 {
       console.note(
-        "skipped \(TextFormatting.grouped(suggestCount)) suggest quer\(suggestCount == 1 ? "y" : "ies") of \(options.queryFile): completions are not available in this build yet"
+        "skipped \(TextFormatting.grouped(suggestCount)) suggest quer\(suggestCount == 1 ? "y" : "ies") of \(options.queryFile): run them with discover suggest --index \(TextFormatting.shellQuoted(options.indexDirectory)) --queries \(TextFormatting.shellQuoted(options.queryFile))"
       )
     }
   }
@@ -170,16 +208,6 @@ struct BatchSearchCommand {
 
   /// The closing line: how many searches ran and their latency percentiles.
   static func totalsLine(_ latencies: [Int]) -> String {
-    guard !latencies.isEmpty else { return "No searches in the query file." }
-    let sorted = latencies.sorted()
-    // Nearest-rank percentile, as the benchmark computes it.
-    func percentile(_ fraction: Double) -> Int {
-      let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-      return sorted[min(max(rank, 0), sorted.count - 1)]
-    }
-    let total = sorted.reduce(0, +)
-    return "\(TextFormatting.counted(sorted.count, "search", plural: "searches")) in "
-      + "\(TextFormatting.fixed(Double(total) / 1000, 1)) ms: p50 \(TextFormatting.grouped(percentile(0.5))) µs, "
-      + "p95 \(TextFormatting.grouped(percentile(0.95))) µs, max \(TextFormatting.grouped(sorted.last!)) µs"
+    TextFormatting.latencyTotals(latencies, singular: "search", plural: "searches")
   }
 }

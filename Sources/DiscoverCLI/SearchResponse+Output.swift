@@ -3,8 +3,8 @@ import Foundation
 
 extension SearchResponse {
   /// Writes the response as one JSON object: `q` (the query as given), `tab`, `totalHits`,
-  /// `facets`, `matchedAllTerms`, `results` with every field and typed metadata, and
-  /// `nextCursor` when there is a next page.
+  /// `facets`, `matchedAllTerms`, `didYouMean` when the query has a correction, `results`
+  /// with every field and typed metadata, and `nextCursor` when there is a next page.
   func writeJSON(query: String, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("q", query)
@@ -18,6 +18,7 @@ extension SearchResponse {
     writer.field("sounds", facets.sounds)
     writer.endObject()
     writer.field("matchedAllTerms", matchedAllTerms)
+    if let didYouMean { writer.field("didYouMean", didYouMean) }
     writer.key("results")
     writer.beginArray()
     for result in results { result.writeJSON(to: &writer) }
@@ -51,7 +52,8 @@ extension SearchResponse {
     writer.endObject()
   }
 
-  /// The response for a person: a header, the facet counts, numbered results with the
+  /// The response for a person: a header, the facet counts, `Did you mean: "..."?` when the
+  /// query has a correction, numbered results with the
   /// matched words in `**` (each with the breakdown of its score, 4 spaces further in, when
   /// the search explained its scores), and how to get the next page.
   ///
@@ -69,6 +71,9 @@ extension SearchResponse {
     text +=
       "facets: videos \(TextFormatting.grouped(facets.videos)), users \(TextFormatting.grouped(facets.users)), "
       + "hashtags \(TextFormatting.grouped(facets.hashtags)), sounds \(TextFormatting.grouped(facets.sounds))\n"
+    if let didYouMean {
+      text += "Did you mean: \"\(TextFormatting.singleLine(didYouMean))\"?\n"
+    }
     guard !results.isEmpty else {
       if self.query.isEmpty {
         text += "\nNothing to search for: the query has no letters, numbers, #tags or @names.\n"

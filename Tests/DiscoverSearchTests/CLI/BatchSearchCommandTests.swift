@@ -46,7 +46,8 @@ struct CLIBatchSearchCommandTests {
       let notes = result.errors.components(separatedBy: "\n").filter { !$0.isEmpty }
       #expect(notes.count == 1, "the skipped suggest lines are mentioned once: \(notes)")
       #expect(result.errors.contains("skipped 2 suggest queries"))
-      #expect(result.errors.contains("not available in this build yet"))
+      #expect(result.errors.contains("run them with discover suggest --index"))
+      #expect(!result.errors.contains("not available"))
     }
   }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DiscoverCLI
 
-@Suite("discover help and unavailable commands")
+@Suite("discover help and unavailable lists")
 struct CLIHelpAndUnavailableTests {
   @Test func noArgumentsPrintsTheOverviewOnStderrAsAUsageError() {
     let result = CLITestSupport.run([])
@@ -40,26 +40,24 @@ struct CLIHelpAndUnavailableTests {
     #expect(result.errors.contains("Did you mean search?"))
   }
 
-  @Test func suggestIsNotAvailableYetAndSaysSo() {
-    let result = CLITestSupport.run(["suggest", "danc", "--index", "/tmp/whatever", "--json"])
-    #expect(result.status == 1)
-    #expect(result.output.isEmpty, "no fake answer")
-    #expect(result.errors.contains("discover suggest is not available in this build yet"))
-  }
-
-  @Test func suggestBatchIsNotAvailableYetEither() {
-    let result = CLITestSupport.run(["suggest", "--index", "i", "--queries", "q.jsonl", "--json"])
-    #expect(result.status == 1)
-    #expect(result.output.isEmpty)
-    #expect(result.errors.contains("not available in this build yet"))
-  }
-
-  @Test(arguments: ["videos", "hashtags", "sounds", "searches"])
-  func trendingIsNotAvailableYetAndSaysSo(_ list: String) {
+  @Test(arguments: ["videos", "hashtags", "sounds"])
+  func trendingListsOtherThanSearchesAreNotAvailableYetAndSaySo(_ list: String) {
     let result = CLITestSupport.run(["trending", list, "--index", "/tmp/whatever"])
     #expect(result.status == 1)
     #expect(result.output.isEmpty, "no fake answer")
     #expect(result.errors.contains("discover trending \(list) is not available in this build yet"))
+    #expect(result.errors.contains("discover trending searches --index"))
+  }
+
+  @Test func helpNoLongerCallsSuggestOrTrendingSearchesUnbuilt() {
+    let overview = CLITestSupport.run(["help"]).output
+    let suggest = CLITestSupport.run(["help", "suggest"]).output
+    for text in [overview, suggest] {
+      #expect(!text.contains("not built"))
+      #expect(!text.contains("not available in this build"))
+    }
+    #expect(suggest.contains("--user ID"))
+    #expect(CLITestSupport.run(["help", "search"]).output.contains("--prefix"))
   }
 
   @Test func unavailableCommandsStillCheckTheirArguments() {

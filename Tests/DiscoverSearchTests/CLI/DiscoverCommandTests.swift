@@ -47,6 +47,51 @@ struct CLIDiscoverCommandTests {
           BatchSearchOptions(queryFile: "q.jsonl", indexDirectory: "i", writesJSON: true)))
   }
 
+  @Test func searchTakesPrefixAndUser() throws {
+    let command = try DiscoverCommand.parse([
+      "search", "dance cha", "--index", "i", "--prefix", "--user", "u1",
+    ])
+    #expect(
+      command
+        == .search(
+          SearchOptions(
+            query: "dance cha", indexDirectory: "i", matchesLastWordAsPrefix: true, userID: "u1")))
+  }
+
+  @Test func suggestTakesLimitUserAndJSON() throws {
+    let command = try DiscoverCommand.parse([
+      "suggest", "danc", "--index", "i", "--limit", "100", "--user", "u1", "--json",
+    ])
+    #expect(
+      command
+        == .suggest(
+          SuggestCommandOptions(
+            prefix: "danc", indexDirectory: "i", limit: 100, userID: "u1", writesJSON: true)))
+    #expect(
+      try DiscoverCommand.parse(["suggest", "danc", "--index", "i"])
+        == .suggest(SuggestCommandOptions(prefix: "danc", indexDirectory: "i")))
+  }
+
+  @Test func suggestQueriesFlagSelectsBatchMode() throws {
+    let command = try DiscoverCommand.parse([
+      "suggest", "--index", "i", "--queries", "q.jsonl", "--json",
+    ])
+    #expect(
+      command
+        == .batchSuggest(
+          BatchSuggestOptions(queryFile: "q.jsonl", indexDirectory: "i", writesJSON: true)))
+  }
+
+  @Test func trendingTakesListLimitAndJSON() throws {
+    let command = try DiscoverCommand.parse([
+      "trending", "Searches", "--index", "i", "--limit", "5", "--json",
+    ])
+    #expect(
+      command
+        == .trending(
+          TrendingOptions(list: .searches, indexDirectory: "i", limit: 5, writesJSON: true)))
+  }
+
   @Test func indexTakesCorpusOutAndSkipFlag() throws {
     #expect(
       try DiscoverCommand.parse(["index", "c.jsonl", "--out", "dir", "--skip-bad-lines"])
@@ -106,6 +151,20 @@ struct CLIDiscoverCommandTests {
     (["index", "c.jsonl"], "missing --out"),
     (["index", "a.jsonl", "b.jsonl", "--out", "d"], "unexpected argument 'b.jsonl'"),
     (["suggest", "--index", "i"], "missing PREFIX"),
+    (["suggest", "x", "--index", "i", "--limit", "101"], "--limit must be from 1 to 100"),
+    (["suggest", "x", "--index", "i", "--limit", "0"], "--limit must be from 1 to 100"),
+    (["suggest", "x", "--index", "i", "--user", ""], "--user is empty"),
+    (["suggest", "x", "--index", "i", "--queries", "q"], "not both"),
+    (
+      ["suggest", "--index", "i", "--queries", "q", "--limit", "5"], "each line gives its own limit"
+    ),
+    (
+      ["suggest", "--index", "i", "--queries", "q", "--user", "u1"], "--user applies to one prefix"
+    ),
+    (["search", "x", "--index", "i", "--user", ""], "--user is empty"),
+    (["search", "--index", "i", "--queries", "q", "--user", "u1"], "--user applies to one search"),
+    (["search", "--index", "i", "--queries", "q", "--prefix"], "--prefix applies to one search"),
+    (["trending", "searches", "--index", "i", "--limit", "500"], "--limit must be from 1 to 100"),
     (["suggest", "danc"], "missing --index"),
     (["trending", "--index", "i"], "missing LIST"),
     (["trending", "effects", "--index", "i"], "choose one of: videos, hashtags, sounds, searches"),

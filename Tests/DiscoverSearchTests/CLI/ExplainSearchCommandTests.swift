@@ -39,7 +39,7 @@ struct CLIExplainSearchCommandTests {
     #expect(result.status == 0)
     #expect(
       result.output.contains(
-        #"search "QUERY" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--json] [--explain]"#
+        #"search "QUERY" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--prefix] [--user ID] [--json] [--explain]"#
       ))
     #expect(result.output.contains("search --index DIR --queries FILE [--json] [--explain]"))
     #expect(result.output.contains("--explain"))
@@ -124,7 +124,11 @@ struct CLIExplainSearchCommandTests {
         let term = try #require(terms.first)
         #expect(term["term"] as? String == "dance")
         #expect(
-          Set(term.keys) == ["term", "matchedForm", "idf", "weightedFrequency", "score", "fields"])
+          Set(term.keys)
+            == [
+              "term", "matchedForm", "idf", "weightedFrequency", "typos", "penalty", "score",
+              "fields",
+            ])
         let fields = try #require(term["fields"] as? [[String: Any]])
         let field = try #require(fields.first)
         #expect(
