@@ -3,8 +3,9 @@
 // Swift imports <sqlite3.h> itself cleanly; what it cannot import are the destructor macros
 // `SQLITE_TRANSIENT` and `SQLITE_STATIC` (function pointers cast from integers). The
 // functions below bind text and blobs with `SQLITE_TRANSIENT`, so SQLite copies the bytes
-// before the call returns and Swift's buffers need not outlive it. Only
-// `Trending/SQLiteDatabase.swift` uses this module; no SQLite type reaches the public API.
+// before the call returns and Swift's buffers need not outlive it.
+// Only `Trending/SQLiteDatabase.swift` and `Trending/SQLiteStatement.swift` use this module;
+// no SQLite type reaches the public API.
 #ifndef CSQLITE_H
 #define CSQLITE_H
 

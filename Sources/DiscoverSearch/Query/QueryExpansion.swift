@@ -75,7 +75,7 @@ struct QueryExpansion {
       let isPrefix = index == prefixTerm
       let found = lexicon.corrections(
         of: typed, maximumDistance: budget, isPrefix: isPrefix,
-        count: options.clampedCorrections,
+        count: options.clampedCorrections, tolerance: tolerance,
         accepts: { position in
           let key = lexicon.keys.key(position)
           return TermLexicon.kind(firstByte: key[0]) == kind && !present.contains(Array(key))

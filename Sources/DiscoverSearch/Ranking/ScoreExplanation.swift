@@ -99,7 +99,8 @@ public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
     for term in terms {
       var form = term.matchedForm == term.term ? "" : " as \"\(term.matchedForm)\""
       if term.penalty != 1 {
-        form += " (\(term.typos) typos, penalty \(format(term.penalty)))"
+        let typos = term.typos == 1 ? "1 typo" : "\(term.typos) typos"
+        form += " (\(typos), penalty \(format(term.penalty)))"
       }
       lines.append(
         "    \"\(term.term)\"\(form): idf \(format(term.idf)) · saturation of x \(format(term.weightedFrequency)) = \(format(term.score))"

@@ -123,8 +123,14 @@ extension IndexSnapshot {
         guard let first = bytes.first, TermLexicon.kind(firstByte: first) == kind,
           !term.alternatives.contains(bytes)
         else { continue }
-        let distance = Self.editDistance(
-          typedScalars, bytes.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
+        let scalars = bytes.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
+        var distance = Self.editDistance(typedScalars, scalars)
+        // A wrong first character counts twice (TypoTolerance.countsFirstCharacterTypoTwice).
+        if options.typoTolerance.countsFirstCharacterTypoTwice
+          && scalars.first != typedScalars.first
+        {
+          distance += 1
+        }
         if distance <= budget { found.append((distance, frequency(id), bytes)) }
       }
       found.sort {

@@ -214,8 +214,10 @@ public struct SearchResponse: Sendable, Hashable {
   public var nextCursor: SearchCursor?
   /// `false` when no document matched every word and the results match only some of them.
   public var matchedAllTerms: Bool
-  /// The query with its misspelled words corrected, when the words as typed found few
-  /// hits (fewer than ``TypoTolerance/minimumResults``) and the corrections find more.
+  /// The query with its misspelled words corrected, when the words as typed found fewer
+  /// than ``TypoTolerance/didYouMeanThreshold`` hits: each word that has a correction within
+  /// its typo budget found in more documents than the word itself is replaced by the best
+  /// one (fewest typos, then most documents). `nil` when no word changes.
   public var didYouMean: String? = nil
 
   /// A response with no results.

@@ -19,7 +19,7 @@ extension DiscoverIndex {
   /// - Returns: Suggestions, best first; empty for text with nothing searchable.
   /// - Throws: ``SearchError/Code/invalidArgument`` when `limit` is outside 1...100.
   /// - Complexity: O(log t + k log k) for t terms and k suggestions, plus an automaton walk
-  ///   when typo correction runs (``LevenshteinAutomaton``). The first call on a snapshot
+  ///   when typo correction runs (a Levenshtein automaton). The first call on a snapshot
   ///   sorts its terms (see ``prepareSuggestions()``).
   public func suggestions(
     forPrefix text: String, limit: Int = 10, userID: String? = nil,
@@ -91,7 +91,8 @@ extension IndexSnapshot {
     }
     var collector = SuggestionCollector(
       snapshot: self, structures: suggestionCache.structures(of: self), limit: limit,
-      wordCount: input.words.count, typedKey: SuggestInput.joined(earlier + [last]))
+      wordCount: input.words.count, typedKey: SuggestInput.joined(earlier + [last]),
+      tolerance: options.typoTolerance, workspace: workspace)
     let tolerance = options.typoTolerance
     let budget = tolerance.budget(for: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
 
@@ -103,9 +104,9 @@ extension IndexSnapshot {
     if collector.count < limit && budget > 0 {
       collector.collect(head: earlier, last: last, headTypos: 0, isFuzzy: true, budget: budget)
     }
-    // Few attested completions after the earlier words: try them corrected.
-    if !earlier.isEmpty && collector.attested < limit && tolerance.isEnabled {
-      let (corrected, typos) = collector.corrected(earlier, tolerance: tolerance)
+    // The earlier words as typed lead to no phrase or past search: try them corrected.
+    if !earlier.isEmpty && collector.attested == 0 && tolerance.isEnabled {
+      let (corrected, typos) = collector.corrected(earlier)
       if typos > 0 {
         collector.collect(head: corrected, last: last, headTypos: typos, isFuzzy: false)
         if collector.attested < limit && budget > 0 {
@@ -117,12 +118,22 @@ extension IndexSnapshot {
     return collector.ranked(options: options)
   }
 
-  /// The UTF-8 range of `text` from its start to the end of its `words`-th word.
-  static func matchedRange(in text: String, words: Int) -> HighlightRange? {
-    let tokens = Analyzer.tokens(of: text, as: .query).filter { $0.kind != .emojiName }
-    guard let first = tokens.first else { return nil }
-    let last = tokens[min(max(words, 1), tokens.count) - 1]
-    return HighlightRange(utf8Offsets: first.sourceRange.lowerBound..<last.sourceRange.upperBound)
+  /// The UTF-8 range of `text` from its first word to the end of its `words`-th word.
+  static func matchedRange(in text: String, words: Int, workspace: SearchWorkspace)
+    -> HighlightRange?
+  {
+    let stream = workspace.queryStream
+    stream.removeAll()
+    workspace.queryTokenizer.tokenize(text, into: stream)
+    var start: Int?
+    var end = 0
+    var counted = 0
+    for token in stream.tokens where token.kind != .emojiName && counted < max(words, 1) {
+      start = start ?? Int(token.sourceStart)
+      end = Int(token.sourceEnd)
+      counted += 1
+    }
+    return start.map { HighlightRange(utf8Offsets: $0..<max($0, end)) }
   }
 }
 
@@ -145,6 +156,9 @@ private struct SuggestionCollector {
   }
 
   let snapshot: IndexSnapshot
+  /// Its tokenizer finds the words of display names and sound titles.
+  let workspace: SearchWorkspace
+  let tolerance: TypoTolerance
   let lexicon: TermLexicon
   let phrases: PhraseDictionary
   let limit: Int
@@ -160,9 +174,12 @@ private struct SuggestionCollector {
 
   init(
     snapshot: IndexSnapshot, structures: (lexicon: TermLexicon, phrases: PhraseDictionary),
-    limit: Int, wordCount: Int, typedKey: [UInt8]
+    limit: Int, wordCount: Int, typedKey: [UInt8], tolerance: TypoTolerance,
+    workspace: SearchWorkspace
   ) {
     self.snapshot = snapshot
+    self.workspace = workspace
+    self.tolerance = tolerance
     lexicon = structures.lexicon
     phrases = structures.phrases
     self.limit = limit
@@ -207,7 +224,7 @@ private struct SuggestionCollector {
 
   /// Each earlier word replaced by its best correction when that is more frequent, with
   /// the typos corrected.
-  func corrected(_ words: [[UInt8]], tolerance: TypoTolerance) -> ([[UInt8]], Int) {
+  func corrected(_ words: [[UInt8]]) -> ([[UInt8]], Int) {
     var result = words
     var typos = 0
     for (index, word) in words.enumerated() {
@@ -219,7 +236,7 @@ private struct SuggestionCollector {
       let typedFrequency = lexicon.position(of: word).map { lexicon.frequencies.weights[$0] } ?? 0
       guard
         let best = lexicon.corrections(
-          of: word, maximumDistance: budget, isPrefix: false, count: 1,
+          of: word, maximumDistance: budget, isPrefix: false, count: 1, tolerance: tolerance,
           accepts: { self.kind(at: $0) == kind && lexicon.frequencies.weights[$0] > typedFrequency }
         ).first
       else { continue }
@@ -244,7 +261,7 @@ private struct SuggestionCollector {
       if isFuzzy {
         termMatches = lexicon.corrections(
           of: last, maximumDistance: budget, isPrefix: true, count: limit,
-          accepts: { self.kind(at: $0) == kind })
+          tolerance: tolerance, accepts: { self.kind(at: $0) == kind })
       } else {
         var prefixes = [last]
         if head.isEmpty && marker == .query {
@@ -283,10 +300,10 @@ private struct SuggestionCollector {
     let headKey = head.isEmpty ? [] : SuggestInput.joined(head) + [UInt8(ascii: " ")]
     if isFuzzy {
       let range = headKey.withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
-      let automaton = LevenshteinAutomaton(
-        word: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) },
-        maximumDistance: budget, matchesPrefixes: true)
-      let matches = automaton.matches(in: phrases.keys, range: range, depth: headKey.count)
+      let matches = phrases.keys.typoMatches(
+        of: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }, budget: budget,
+        isPrefix: true, tolerance: tolerance, range: range, depth: headKey.count,
+        children: head.isEmpty ? phrases.rootChildren : nil)
       addPhrases(
         TermLexicon.best(
           of: matches, count: limit, maxima: phrases.weights, accepts: { _ in true }),
@@ -304,10 +321,10 @@ private struct SuggestionCollector {
       let range = pairHead.withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
       let isPair: (Int) -> Bool = { phrases.source(at: $0) == .titlePair }
       if isFuzzy {
-        let automaton = LevenshteinAutomaton(
-          word: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) },
-          maximumDistance: budget, matchesPrefixes: true)
-        let matches = automaton.matches(in: phrases.keys, range: range, depth: pairHead.count)
+        let matches = phrases.keys.typoMatches(
+          of: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }, budget: budget,
+          isPrefix: true, tolerance: tolerance, range: range, depth: pairHead.count,
+          children: nil)
         addPhrases(
           TermLexicon.best(of: matches, count: limit, maxima: phrases.weights, accepts: isPair),
           textPrefix: textPrefix, headTypos: headTypos)
@@ -354,7 +371,8 @@ private struct SuggestionCollector {
             largest: phrases.largestWeights[Int(source.rawValue)]),
           typos: typos, isExact: typos == 0 && (textPrefix.isEmpty ? key : text) == typedText,
           matchedRange: source == .titlePair
-            ? prefixRange(of: text) : IndexSnapshot.matchedRange(in: text, words: wordCount)),
+            ? prefixRange(of: text)
+            : IndexSnapshot.matchedRange(in: text, words: wordCount, workspace: workspace)),
         isAttested: true)
     }
   }
@@ -397,12 +415,16 @@ private struct SuggestionCollector {
       names.insert(text.hasPrefix("#") || text.hasPrefix("@") ? String(text.dropFirst()) : text)
     }
     let typoPenalty = Double(options.typoTolerance.factor(forDistance: 1))
-    let trendingBoost = options.trendingBoost.isFinite ? max(options.trendingBoost, 0) : 2
+    // At most 100, so that popularity stays below the exact and recent tiers.
+    let trendingBoost =
+      options.trendingBoost.isFinite ? min(max(options.trendingBoost, 0), 100) : 2
     let wordFactor =
       options.wordCompletionFactor.isFinite ? min(max(options.wordCompletionFactor, 0), 1) : 0.5
     var ranked: [Suggestion] = []
     for candidate in candidates.values {
-      if candidate.kind == .query && candidate.recentRank == nil && names.contains(candidate.text) {
+      if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
+        && names.contains(candidate.text)
+      {
         continue
       }
       var score = candidate.popularity

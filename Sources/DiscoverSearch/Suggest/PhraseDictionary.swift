@@ -7,7 +7,8 @@
 final class PhraseDictionary: Sendable {
   /// What an entry completes toward.
   enum Source: UInt8, Sendable {
-    /// Two words that follow each other in at least ``minimumPairCount`` video titles.
+    /// Two words that follow each other at least ``minimumPairCount`` times in video
+    /// titles.
     case titlePair
     /// A user's display name; the target is the user.
     case displayName
@@ -17,12 +18,14 @@ final class PhraseDictionary: Sendable {
     case soundArtist
   }
 
-  /// A pair of title words must occur in at least this many titles: a pair typed once is
+  /// A pair of title words must occur at least this many times: a pair seen once is
   /// unlikely to be typed again, and the pairs seen once are nine tenths of all pairs on the
   /// synthetic corpus (2.9 million of 3.2 million at 850,000 videos).
   static let minimumPairCount: UInt32 = 2
 
   let keys: SortedKeys
+  /// The first characters of the keys, with their ranges (see ``TermLexicon/rootChildren``).
+  let rootChildren: [(child: SortedKeys.Child, mask: ByteMask)]
   /// The weight of each key: titles for pairs, followers for display names, videos using
   /// the sound for sounds.
   let weights: RangeMaximum
@@ -116,6 +119,9 @@ final class PhraseDictionary: Sendable {
       largest[Int(entry.source.rawValue)] = max(largest[Int(entry.source.rawValue)], entry.weight)
     }
     self.keys = keys
+    rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
+      ($0, ByteMask(keys: $0.keys, in: keys))
+    }
     self.weights = RangeMaximum(weights: weights)
     self.sources = Column(sources)
     self.targets = Column(targets)
@@ -124,6 +130,7 @@ final class PhraseDictionary: Sendable {
 
   var byteCount: Int {
     keys.byteCount + weights.byteCount + sources.byteCount + targets.byteCount
+      + rootChildren.count * (MemoryLayout<SortedKeys.Child>.stride + 16)
   }
 
   /// The source of entry `position`.

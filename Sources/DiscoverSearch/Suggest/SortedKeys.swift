@@ -139,6 +139,72 @@ struct SortedKeys: Sendable {
   }
 }
 
+extension SortedKeys {
+  /// A child of a trie node: the keys that continue with one character.
+  struct Child: Sendable {
+    var keys: Range<Int>
+    /// The character (Unicode scalar value).
+    var scalar: UInt32
+    /// Its length in UTF-8 bytes.
+    var length: UInt8
+  }
+
+  /// The children of the node `range`, whose keys share `depth` bytes (the node's own key,
+  /// if it is one, is not a child).
+  ///
+  /// - Complexity: O(c log(n / c)) for c children of n keys.
+  func children(of range: Range<Int>, depth: Int) -> [Child] {
+    var result: [Child] = []
+    var index = range.lowerBound
+    while index < range.upperBound {
+      let key = key(index)
+      guard key.count > depth else {
+        index += 1
+        continue
+      }
+      let (scalar, length) = UTF8Scalar.decode(key, at: depth)
+      let end = endOfChild(
+        from: index, upTo: range.upperBound, depth: depth,
+        unit: UnsafeBufferPointer(rebasing: key[depth..<(depth + length)]))
+      result.append(Child(keys: index..<end, scalar: scalar, length: UInt8(length)))
+      index = end
+    }
+    return result
+  }
+
+  /// The keys of `range` whose bytes `depth..<depth + unit.count` equal `unit`; all keys of
+  /// the range share their first `depth` bytes.
+  ///
+  /// - Complexity: O(log n) comparisons of at most `unit.count` bytes.
+  func childRange(in range: Range<Int>, depth: Int, unit: UnsafeBufferPointer<UInt8>)
+    -> Range<Int>
+  {
+    /// The order of key `index`'s bytes from `depth` against `unit` (a shorter key first).
+    @inline(__always) func order(_ index: Int) -> Int {
+      let candidate = key(index)
+      let available = candidate.count - depth
+      let common = min(max(available, 0), unit.count)
+      for offset in 0..<common where candidate[depth + offset] != unit[offset] {
+        return Int(candidate[depth + offset]) - Int(unit[offset])
+      }
+      return common < unit.count ? -1 : 0
+    }
+    var low = range.lowerBound
+    var high = range.upperBound
+    while low < high {
+      let middle = (low + high) >> 1
+      if order(middle) < 0 { low = middle + 1 } else { high = middle }
+    }
+    let first = low
+    high = range.upperBound
+    while low < high {
+      let middle = (low + high) >> 1
+      if order(middle) <= 0 { low = middle + 1 } else { high = middle }
+    }
+    return first..<low
+  }
+}
+
 /// UTF-8 decoding of one scalar, for walking keys by character.
 enum UTF8Scalar {
   /// The length of the scalar whose first byte is `lead`: 1 to 4 (1 for a stray byte).

@@ -15,6 +15,10 @@ final class TermLexicon: Sendable {
   /// The largest document frequency of words, of `#hashtags` and of `@mentions`, for
   /// putting them on one scale (``Suggestion`` ranking).
   let largestFrequencies: (word: UInt32, hashtag: UInt32, mention: UInt32)
+  /// The first characters of the terms, with their ranges: the root of the trie, whose
+  /// thousands of children (every script's letters) a typo walk would otherwise find by
+  /// galloping through the whole dictionary each time.
+  let rootChildren: [(child: SortedKeys.Child, mask: ByteMask)]
 
   /// Sorts the terms of `snapshot`.
   ///
@@ -70,6 +74,10 @@ final class TermLexicon: Sendable {
     termIDs = Column(order)
     frequencies = RangeMaximum(weights: weights)
     largestFrequencies = largest
+    let keys = self.keys
+    rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
+      ($0, ByteMask(keys: $0.keys, in: keys))
+    }
   }
 
   /// What a term names, by its first byte: `#` a hashtag, `@` a user, anything else a word.
@@ -90,7 +98,10 @@ final class TermLexicon: Sendable {
     }
   }
 
-  var byteCount: Int { keys.byteCount + termIDs.byteCount + frequencies.byteCount }
+  var byteCount: Int {
+    keys.byteCount + termIDs.byteCount + frequencies.byteCount
+      + rootChildren.count * (MemoryLayout<SortedKeys.Child>.stride + 16)
+  }
 
   /// The position of `term` in byte order, if the dictionary has it.
   func position(of term: [UInt8]) -> Int? {
@@ -119,13 +130,13 @@ final class TermLexicon: Sendable {
   /// - Complexity: See ``LevenshteinAutomaton/matches(in:range:depth:)``.
   func corrections(
     of word: [UInt8], maximumDistance: Int, isPrefix: Bool, count: Int,
-    accepts: (Int) -> Bool = { _ in true }
+    tolerance: TypoTolerance, accepts: (Int) -> Bool = { _ in true }
   ) -> [(position: Int, distance: Int)] {
     guard maximumDistance > 0, count > 0 else { return [] }
     let scalars = word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
-    let automaton = LevenshteinAutomaton(
-      word: scalars, maximumDistance: maximumDistance, matchesPrefixes: isPrefix)
-    let matches = automaton.matches(in: keys, range: 0..<keys.count)
+    let matches = keys.typoMatches(
+      of: scalars, budget: maximumDistance, isPrefix: isPrefix, tolerance: tolerance,
+      range: 0..<keys.count, depth: 0, children: rootChildren)
     return Self.best(of: matches, count: count, maxima: frequencies, accepts: accepts)
   }
 

@@ -30,12 +30,13 @@ private func keys(_ words: [String]) -> SortedKeys {
 
 /// The words of `keys` the automaton accepts, with their distances.
 private func accepted(
-  _ word: String, distance: Int, prefix: Bool, in keys: SortedKeys
+  _ word: String, distance: Int, prefix: Bool, in keys: SortedKeys, usesRootTable: Bool = false
 ) -> [String: Int] {
   let automaton = LevenshteinAutomaton(
     word: scalars(word), maximumDistance: distance, matchesPrefixes: prefix)
   var result: [String: Int] = [:]
-  for match in automaton.matches(in: keys, range: 0..<keys.count) {
+  let children = usesRootTable ? keys.children(of: 0..<keys.count, depth: 0) : nil
+  for match in automaton.matches(in: keys, range: 0..<keys.count, children: children) {
     for index in match.keys {
       let key = keys.string(index)
       result[key] = min(result[key] ?? Int.max, match.distance)
@@ -105,6 +106,10 @@ struct LevenshteinAutomatonTests {
       let typed = randomWord()
       for budget in 1...2 {
         let found = accepted(typed, distance: budget, prefix: false, in: sorted)
+        // The precomputed root children give the same walk.
+        #expect(
+          accepted(typed, distance: budget, prefix: false, in: sorted, usesRootTable: true)
+            == found)
         for word in words {
           let distance = referenceDistance(scalars(typed), scalars(word))
           #expect(found[word] == (distance <= budget ? distance : nil), "\(typed) vs \(word)")

@@ -96,24 +96,35 @@ struct SuggestionTests {
   }
 
   @Test(arguments: [
-    ("dnace cha", "dance challenge"),  // transposition in an earlier word
-    ("dance chalelnge", "dance challenge"),  // transposition in the last word
-    ("chalenge", "challenge"),  // deletion
-    ("xhallenge", "challenge"),  // substitution of the first letter
-    ("dandleion", "dandelion"),  // transposition in the prefix
-    ("dandeli", "dandelion"),  // exact prefix
-    ("dnadel", "dandelion"),  // transposition in a partial word
+    ("dnace cha", "dance challenge", 1),  // transposition in an earlier word
+    ("dance chalelnge", "dance challenge", 1),  // transposition in the last word
+    ("chalenge", "challenge", 1),  // deletion
+    ("challlenge", "challenge", 1),  // insertion
+    ("chbllenge", "challenge", 1),  // substitution
+    ("xhallenge", "challenge", 2),  // the first letter of a long word: counts twice
+    ("dandleion", "dandelion", 1),  // transposition in the prefix
+    ("dandeli", "dandelion", 0),  // exact prefix
+    ("dnadel", "dandelion", 1),  // transposition in a partial word
   ])
-  func typosAreCorrectedInEveryPosition(typed: String, expected: String) throws {
+  func typosAreCorrectedInEveryPosition(typed: String, expected: String, typos: Int) throws {
     let index = try Self.corpus()
     let suggestions = try index.suggestions(forPrefix: typed)
     let match = try #require(
       suggestions.first { $0.text == expected }, "\(typed): \(suggestions.map(\.text))")
-    #expect(match.typos == (typed == "dandeli" ? 0 : 1))
+    #expect(match.typos == typos)
     // Typo tolerance off: nothing for the misspelling.
     let strict = try index.suggestions(
       forPrefix: typed, options: SuggestOptions(typoTolerance: .disabled))
-    #expect(strict.contains { $0.text == expected } == (typed == "dandeli"))
+    #expect(strict.contains { $0.text == expected } == (typos == 0))
+  }
+
+  @Test func aWrongFirstLetterOfAShortWordNeedsTheLenientRule() throws {
+    let index = try Self.corpus()
+    #expect(!(try index.suggestions(forPrefix: "xancer")).contains { $0.text == "dancer" })
+    let lenient = SuggestOptions(
+      typoTolerance: TypoTolerance(countsFirstCharacterTypoTwice: false))
+    let found = try index.suggestions(forPrefix: "xancer", options: lenient)
+    #expect(found.contains { $0.text == "dancer" && $0.typos == 1 })
   }
 
   @Test func shortWordsGetNoTypos() throws {
