@@ -254,9 +254,10 @@ private struct SuggestionCollector {
     let headText = String(decoding: SuggestInput.joined(head), as: UTF8.self)
     let marker = head.isEmpty ? TermLexicon.kind(firstByte: last.first ?? 0) : .query
 
-    // Words, hashtags and usernames.
+    // Words, hashtags and usernames; after earlier words only if the index has them all
+    // (a completion after an unknown word leads nowhere).
     var termMatches: [(position: Int, distance: Int)] = []
-    if !last.isEmpty {
+    if !last.isEmpty && head.allSatisfy({ lexicon.position(of: $0) != nil }) {
       let kind = TermLexicon.kind(firstByte: last[0])
       if isFuzzy {
         termMatches = lexicon.corrections(

@@ -127,6 +127,13 @@ struct SuggestionTests {
     #expect(found.contains { $0.text == "dancer" && $0.typos == 1 })
   }
 
+  @Test func completionsAfterAnUnknownWordUseItsCorrection() throws {
+    let index = try Self.corpus()
+    let suggestions = try index.suggestions(forPrefix: "dnace cha")
+    #expect(suggestions.first?.text == "dance challenge")
+    #expect(!suggestions.contains { $0.text.hasPrefix("dnace") })
+  }
+
   @Test func shortWordsGetNoTypos() throws {
     let index = try Self.corpus()
     // "dnac" has 4 characters: below the one-typo length of 5.
