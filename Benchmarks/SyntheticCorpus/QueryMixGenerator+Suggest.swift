@@ -99,6 +99,41 @@ extension QueryMixGenerator {
     }
   }
 
+  /// The positions of the texts that are the start of a word of an observed title, as the
+  /// word would be typed (lower-cased): a benchmark can require completions for those.
+  ///
+  /// Most ``SuggestCategory/wordPrefix`` requests are, but not all: a piece of a run of
+  /// Japanese text may start inside a word (`rch` from `【VRChat】`). Words are compared byte
+  /// by byte, so `तैयार` starts `तैयारी` though its last letter gains a vowel sign.
+  ///
+  /// - Parameter texts: Typed texts, such as those of ``makeSuggestQueries(count:seed:)``.
+  /// - Returns: The positions in `texts` of those that start a title word of the sample.
+  /// - Complexity: O(w log w) for the w words of the sampled titles, plus O(log w) per text.
+  public func positionsOfTitleWordStarts(in texts: [String]) -> Set<Int> {
+    var words = Set<[UInt8]>()
+    for title in titles.elements {
+      for word in QueryText.words(in: title) { words.insert(Array(word.lowercased().utf8)) }
+    }
+    let sorted = words.sorted { $0.lexicographicallyPrecedes($1) }
+    var positions = Set<Int>()
+    for (position, text) in texts.enumerated() where !text.isEmpty {
+      let typed = Array(text.utf8)
+      // The first word not before `typed`: if any word starts with `typed`, this one does.
+      var low = 0
+      var high = sorted.count
+      while low < high {
+        let middle = (low + high) / 2
+        if sorted[middle].lexicographicallyPrecedes(typed) {
+          low = middle + 1
+        } else {
+          high = middle
+        }
+      }
+      if low < sorted.count && sorted[low].starts(with: typed) { positions.insert(position) }
+    }
+    return positions
+  }
+
   /// A random word of a random title, lower-cased, cut to a typeable piece; nonsense if no
   /// title was observed.
   private func randomTitleWord(using generator: inout Xoshiro256StarStar) -> String {

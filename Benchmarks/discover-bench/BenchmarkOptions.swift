@@ -13,8 +13,10 @@ struct BenchmarkOptions {
   var writeCorpus: URL?
   var writeQueries: URL?
   var json: URL?
-  /// How many queries the generated mix has.
+  /// How many search queries the generated mix has.
   var queryCount = 2_000
+  /// How many completion requests the generated mix has.
+  var suggestCount = 1_000
   /// Timed passes over the queries after the warm-up; each query's median is kept.
   var passes = 3
   /// Whether to compare every query's counts with the reference evaluation.
@@ -27,21 +29,29 @@ struct BenchmarkOptions {
   static let usage = """
     usage: discover-bench [--corpus FILE | --docs N [--seed S]] [--queries FILE]
                           [--write-corpus FILE] [--write-queries FILE] [--json FILE]
-                          [--query-count N] [--passes N] [--no-verify] [--slowest N] [--memory]
+                          [--query-count N] [--suggest-count N] [--passes N] [--no-verify]
+                          [--slowest N] [--memory]
 
     With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
-    its generated query mix, printing a table.
+    its generated query mix (searches and completions), printing a table.
       --corpus FILE         index a corpus file (JSON Lines, contract 1)
       --docs N --seed S     index a synthetic corpus of N documents made with seed S
-      --queries FILE        run these queries (JSON Lines, contract 2) instead of the mix
+      --queries FILE        run these queries (JSON Lines, contract 2: search and suggest
+                            lines) instead of the mix
       --write-corpus FILE   write the corpus indexed (contract 1)
       --write-queries FILE  write the queries run (contract 2)
       --json FILE           write the results as JSON (contract 3)
-      --query-count N       size of the generated query mix (default 2000)
+      --query-count N       search queries in the generated mix (default 2000)
+      --suggest-count N     suggest queries in the generated mix (default 1000; 0 for none)
       --passes N            timed passes over the queries (default 3; medians are kept)
-      --no-verify           skip checking every answer against the reference counts
-      --slowest N           list the N slowest queries with their median latency
+      --no-verify           skip checking every answer (reference counts, completions)
+      --slowest N           list the N slowest search and suggest queries with their
+                            median latency
       --memory              print what each part of the index holds in memory
+
+    DISCOVER_BENCH_DUMP=FILE writes each search query's median µs (blended, text-only), tab
+    and text; DISCOVER_BENCH_SUGGEST_DUMP=FILE each suggest query's median µs (typo
+    tolerance on, off) and text, one per line, tab-separated.
     """
 
   /// Parses the arguments.
@@ -82,6 +92,7 @@ struct BenchmarkOptions {
       case "--write-queries": options.writeQueries = URL(fileURLWithPath: try value(flag))
       case "--json": options.json = URL(fileURLWithPath: try value(flag))
       case "--query-count": options.queryCount = try integer(flag, minimum: 1)
+      case "--suggest-count": options.suggestCount = try integer(flag, minimum: 0)
       case "--passes": options.passes = try integer(flag, minimum: 1)
       case "--no-verify": options.verifies = false
       case "--slowest": options.slowestCount = try integer(flag, minimum: 1)

@@ -15,6 +15,14 @@ struct BenchmarkReport {
   var search: LatencySummary
   /// The same queries with popularity and recency weights at zero.
   var searchTextOnly: LatencySummary
+  /// How long building the suggestion structures took.
+  var suggestPrepareSeconds: Double
+  /// ``memoryBytes`` of the index once the suggestion structures are built.
+  var memoryBytesWithSuggestions: Int
+  /// Completions with typo tolerance on (the default), or `nil` when none ran.
+  var suggest: LatencySummary?
+  /// The same completions with typo tolerance off.
+  var suggestNoTypos: LatencySummary?
 
   var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
 
@@ -23,6 +31,18 @@ struct BenchmarkReport {
       String(format: "%.\(digits)f", value)
     }
     let megabytes = { (bytes: Int) in number(Double(bytes) / 1_048_576) + " MB" }
+    let percentiles = { (latency: LatencySummary) in
+      "\(number(latency.p50)) / \(number(latency.p95)) / \(number(latency.p99)) µs"
+    }
+    var suggestRows = ""
+    if let suggest, let suggestNoTypos {
+      suggestRows = """
+
+        | suggest queries        | \(suggest.queries) |
+        | suggest p50 / p95 / p99 | \(percentiles(suggest)) |
+        | no-typo p50 / p95 / p99 | \(percentiles(suggestNoTypos)) |
+        """
+    }
     return """
 
       | measure                | value |
@@ -31,12 +51,14 @@ struct BenchmarkReport {
       | index time             | \(number(indexSeconds, 3)) s (commit \(number(commitSeconds, 3)) s) |
       | indexing rate          | \(number(documentsPerSecond, 0)) docs/s |
       | index memory           | \(megabytes(memoryBytes)) (\(number(Double(memoryBytes) / Double(max(documents, 1)))) bytes/doc) |
+      | with suggestions       | \(megabytes(memoryBytesWithSuggestions)) (\(number(Double(memoryBytesWithSuggestions) / Double(max(documents, 1)))) bytes/doc) |
       | peak RSS               | \(megabytes(peakRSSBytes)) |
       | index file             | \(megabytes(diskBytes)) |
       | open time              | \(number(openSeconds, 3)) s |
+      | suggest prepare time   | \(number(suggestPrepareSeconds, 3)) s |
       | search queries         | \(search.queries) |
-      | search p50 / p95 / p99 | \(number(search.p50)) / \(number(search.p95)) / \(number(search.p99)) µs |
-      | text-only p50 / p95 / p99 | \(number(searchTextOnly.p50)) / \(number(searchTextOnly.p95)) / \(number(searchTextOnly.p99)) µs |
+      | search p50 / p95 / p99 | \(percentiles(search)) |
+      | text-only p50 / p95 / p99 | \(percentiles(searchTextOnly)) |\(suggestRows)
       """
   }
 
@@ -52,11 +74,16 @@ struct BenchmarkReport {
     writer.field("commitSeconds", commitSeconds)
     writer.field("docsPerSecond", documentsPerSecond)
     writer.field("memoryBytes", memoryBytes)
+    writer.field("memoryBytesWithSuggestions", memoryBytesWithSuggestions)
     writer.field("peakRSSBytes", peakRSSBytes)
     writer.field("diskBytes", diskBytes)
     writer.field("openSeconds", openSeconds)
     writer.endObject()
-    for (key, latency) in [("search", search), ("searchTextOnly", searchTextOnly)] {
+    let latencies: [(String, LatencySummary?)] = [
+      ("search", search), ("searchTextOnly", searchTextOnly), ("suggest", suggest),
+      ("suggestNoTypos", suggestNoTypos),
+    ]
+    for case (let key, let latency?) in latencies {
       writer.key(key)
       writer.beginObject()
       writer.field("queries", latency.queries)
@@ -65,6 +92,7 @@ struct BenchmarkReport {
       writer.field("p99Micros", latency.p99)
       writer.endObject()
     }
+    writer.field("suggestPrepareSeconds", suggestPrepareSeconds)
     writer.endObject()
     writer.newline()
     return writer.string

@@ -25,14 +25,31 @@ func runBenchmark() throws -> Bool {
   let openSeconds = Double(Measurement.now() - openStart) / 1e9
 
   var queries: [QuerySpec]
+  // Generated prefixes of title words must find completions; a query file says nothing of
+  // where its prefixes come from.
+  var prefixesOfCorpusWords = Set<Int>()
   if let url = options.queries {
     queries = try QueryFile.load(at: url)
   } else {
-    queries = indexing.queryMix.makeQueries(count: options.queryCount, seed: options.seed)
+    let searches = indexing.queryMix.makeQueries(count: options.queryCount, seed: options.seed)
+    let completions = indexing.queryMix.makeSuggestQueries(
+      count: options.suggestCount, seed: options.seed)
+    queries = searches + completions
+    for number in indexing.queryMix.positionsOfTitleWordStarts(in: completions.map(\.text))
+    where SuggestWorkload.mustFindCompletions(prefixOfTitleWord: completions[number].text) {
+      prefixesOfCorpusWords.insert(number)
+    }
   }
   if let url = options.writeQueries { try QueryFile.write(queries, to: url) }
   let searchQueries = queries.filter { $0.kind == .search }
-  let skippedSuggest = queries.count - searchQueries.count
+  let suggestQueries = queries.filter { $0.kind == .suggest }
+
+  // Completions run first: search builds the same suggestion structures on first use (for
+  // prefix terms and typo correction), which would hide their cost from the prepare timing.
+  let suggest = try SuggestWorkload(
+    index: index, queries: suggestQueries, prefixesOfCorpusWords: prefixesOfCorpusWords,
+    passes: options.passes, verifies: options.verifies
+  ).run()
 
   // Each query runs with the default, blended ranking and, right after, ranked by text
   // alone (popularity and recency weights at zero), to show what the blend costs.
@@ -47,18 +64,23 @@ func runBenchmark() throws -> Bool {
     corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
     commitSeconds: indexing.commitSeconds,
     memoryBytes: memoryBytes, peakRSSBytes: peakRSS, diskBytes: diskBytes,
-    openSeconds: openSeconds, search: search.latency, searchTextOnly: textOnlyLatency)
+    openSeconds: openSeconds, search: search.latency, searchTextOnly: textOnlyLatency,
+    suggestPrepareSeconds: suggest.prepareSeconds,
+    // The reopened index, on which suggestions are built, counts fewer bytes than the index
+    // just built that `memoryBytes` reports: add the suggestion structures' own size to it.
+    memoryBytesWithSuggestions: memoryBytes + suggest.suggestionBytes,
+    suggest: suggestQueries.isEmpty ? nil : suggest.latency,
+    suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency)
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
-  if skippedSuggest > 0 {
-    print(
-      "suggest queries in the query file: \(skippedSuggest) (not run: completions are not built yet)"
-    )
-  }
   if options.verifies {
     print(
       "checked: \(search.checkedQueries) of \(searchQueries.count) queries against the reference counts, "
         + "\(search.emptyQueries) found nothing, \(search.failures.count) failures")
+    print(
+      "checked: \(suggestQueries.count) suggest queries (\(prefixesOfCorpusWords.count) prefixes of corpus words), "
+        + "\(suggest.emptyQueries) found nothing (\(suggest.comparisonEmptyQueries) without typo tolerance), "
+        + "\(suggest.failures.count) failures")
   }
   if options.showsMemory {
     print("index memory by part:")
@@ -71,7 +93,7 @@ func runBenchmark() throws -> Bool {
     }
   }
   if options.slowestCount > 0 {
-    print("slowest queries (median µs):")
+    print("slowest search queries (median µs):")
     let order = search.medians.indices.sorted { search.medians[$0] > search.medians[$1] }
     // The slowest, then a sample around the median.
     let middle = order.count / 2
@@ -84,6 +106,14 @@ func runBenchmark() throws -> Bool {
         String(format: "  %9.1f  ", search.medians[number]) + "\(query.tab.rawValue)  \(query.text)"
       )
     }
+    print("slowest suggest queries (median µs, typo tolerance on / off):")
+    let suggestOrder = suggest.medians.indices.sorted { suggest.medians[$0] > suggest.medians[$1] }
+    for number in suggestOrder.prefix(options.slowestCount) {
+      print(
+        String(
+          format: "  %9.1f %9.1f  ", suggest.medians[number], suggest.comparisonMedians[number])
+          + suggestQueries[number].text)
+    }
   }
   if let url = options.json {
     do {
@@ -92,10 +122,10 @@ func runBenchmark() throws -> Bool {
       throw SearchError(.io, "cannot write \(url.path): \(error.localizedDescription)")
     }
   }
-  for failure in search.failures.prefix(20) {
+  for failure in search.failures.prefix(20) + suggest.failures.prefix(20) {
     FileHandle.standardError.write(Data("check failed: \(failure)\n".utf8))
   }
-  return search.failures.isEmpty
+  return search.failures.isEmpty && suggest.failures.isEmpty
 }
 
 do {

@@ -106,6 +106,41 @@ struct QueryMixGeneratorTests {
     }
   }
 
+  @Test func suggestQueriesAreWrittenAsSuggestLines() throws {
+    let searches = mix.makeQueries(count: 20, seed: 6)
+    let completions = mix.makeSuggestQueries(count: 20, seed: 6)
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("query-mix-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try QueryFile.write(searches + completions, to: url)
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    let suggestLines = lines.filter { $0.hasPrefix("{\"kind\":\"suggest\",\"q\":") }
+    #expect(suggestLines.count == 20)
+    // Contract 2: a completion request names no tab.
+    #expect(suggestLines.allSatisfy { !$0.contains("\"tab\"") && $0.hasSuffix("\"limit\":10}") })
+    #expect(try QueryFile.load(at: url) == searches + completions)
+  }
+
+  @Test func titleWordStartsAreFoundByteByByte() {
+    var small = QueryMixGenerator(seed: 1)
+    small.observe(contentsOf: Self.handMade)
+    let texts = ["easy", "pas", "cucum", "official", "東京", "ダン", "rch", "#pas", "recipe ", ""]
+    #expect(small.positionsOfTitleWordStarts(in: texts) == [0, 1, 2, 3, 4])
+    // The last letter of a prefix may gain a vowel sign in the word: तैयार starts तैयारी.
+    var hindi = QueryMixGenerator(seed: 1)
+    hindi.observe(.video(Video(id: "h", title: "परीक्षा की तैयारी")))
+    #expect(hindi.positionsOfTitleWordStarts(in: ["तैयार", "तैयारी", "की", "तैयारीx"]) == [0, 1, 2])
+  }
+
+  @Test func everyMadeWordPrefixStartsAnObservedTitleWordOutsideSpacelessScripts() {
+    let labeled = mix.makeLabeledSuggestQueries(count: 2_000, seed: 3)
+    let starts = mix.positionsOfTitleWordStarts(in: labeled.map(\.query.text))
+    for (position, (category, query)) in labeled.enumerated()
+    where category == .wordPrefix && !QueryText.hasSpacelessScript(query.text) {
+      #expect(starts.contains(position), "\(query.text)")
+    }
+  }
+
   @Test func worksOnASmallHandMadeCorpus() {
     var small = QueryMixGenerator(seed: 1)
     small.observe(contentsOf: Self.handMade)
