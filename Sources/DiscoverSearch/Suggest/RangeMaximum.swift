@@ -93,15 +93,24 @@ struct RangeMaximum: Sendable {
   ) -> [Int] {
     guard count > 0 else { return [] }
     var heap = RangeHeap(weights: weights)
+    heap.reserve(ranges.count + 2 * min(count, inspectionLimit))
     for range in ranges where !range.isEmpty {
       heap.push(range, best: argmax(range))
     }
     var result: [Int] = []
-    var seen: Set<Int> = []
+    result.reserveCapacity(count)
+    // Only overlapping ranges can give a position twice: a short list beats hashing.
+    var seen: [Int] = []
+    let mayRepeat = ranges.count > 1
     var inspected = 0
     while result.count < count && inspected < inspectionLimit, let top = heap.pop() {
       inspected += 1
-      if seen.insert(top.best).inserted && accepts(top.best) { result.append(top.best) }
+      var isNew = true
+      if mayRepeat {
+        isNew = !seen.contains(top.best)
+        if isNew { seen.append(top.best) }
+      }
+      if isNew && accepts(top.best) { result.append(top.best) }
       let left = top.range.lowerBound..<top.best
       let right = (top.best + 1)..<top.range.upperBound
       if !left.isEmpty { heap.push(left, best: argmax(left)) }
@@ -123,6 +132,8 @@ private struct RangeHeap {
   private var entries: [Entry] = []
 
   init(weights: Column<UInt32>) { self.weights = weights }
+
+  mutating func reserve(_ capacity: Int) { entries.reserveCapacity(capacity) }
 
   @inline(__always)
   private func isAbove(_ lhs: Entry, _ rhs: Entry) -> Bool {
