@@ -114,24 +114,40 @@ extension IndexSnapshot {
       guard budget > 0 else { continue }
       let kind = TermLexicon.kind(firstByte: marker)
       var found: [(distance: Int, frequency: Int, bytes: [UInt8])] = []
-      for id in 0..<terms.count {
-        // A scalar is 1 to 4 bytes, so a term more than 4 · budget bytes longer or shorter
-        // than the word differs by more than `budget` scalars in length.
-        let length = terms.withBytes(of: UInt32(id)) { $0.count }
-        guard abs(length - typed.count) <= 4 * budget else { continue }
-        let bytes = terms.withBytes(of: UInt32(id)) { Array($0) }
-        guard let first = bytes.first, TermLexicon.kind(firstByte: first) == kind,
-          !term.alternatives.contains(bytes)
-        else { continue }
-        let scalars = bytes.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
-        var distance = Self.editDistance(typedScalars, scalars)
-        // A wrong first character counts twice (TypoTolerance.countsFirstCharacterTypoTwice).
-        if options.typoTolerance.countsFirstCharacterTypoTwice
-          && scalars.first != typedScalars.first
-        {
-          distance += 1
+      var table: [Int] = []
+      terms.arena.withUnsafeBufferPointer { arena in
+        terms.starts.withUnsafeBufferPointer { starts in
+          var scalars: [UInt32] = []
+          for id in 0..<terms.count {
+            let start = Int(starts[id])
+            let end = Int(starts[id + 1])
+            // A scalar is 1 to 4 bytes, so a term more than 4 · budget bytes longer or
+            // shorter than the word differs by more than `budget` scalars in length.
+            guard abs(end - start - typed.count) <= 4 * budget, end > start,
+              TermLexicon.kind(firstByte: arena[start]) == kind
+            else { continue }
+            let key = UnsafeBufferPointer(rebasing: arena[start..<end])
+            scalars.removeAll(keepingCapacity: true)
+            var offset = 0
+            while offset < key.count {
+              let (value, length) = UTF8Scalar.decode(key, at: offset)
+              scalars.append(value)
+              offset += length
+            }
+            guard abs(scalars.count - typedScalars.count) <= budget else { continue }
+            var distance = Self.editDistance(typedScalars, scalars, table: &table)
+            // A wrong first character counts twice (countsFirstCharacterTypoTwice).
+            if options.typoTolerance.countsFirstCharacterTypoTwice
+              && scalars.first != typedScalars.first
+            {
+              distance += 1
+            }
+            guard distance <= budget else { continue }
+            let bytes = Array(key)
+            guard !term.alternatives.contains(bytes) else { continue }
+            found.append((distance, frequency(id), bytes))
+          }
         }
-        if distance <= budget { found.append((distance, frequency(id), bytes)) }
       }
       found.sort {
         if $0.distance != $1.distance { return $0.distance < $1.distance }
@@ -147,29 +163,30 @@ extension IndexSnapshot {
   }
 
   /// The restricted Damerau–Levenshtein distance, by the full table (Wagner and Fischer
-  /// 1974, with Damerau's transpositions).
-  static func editDistance(_ lhs: [UInt32], _ rhs: [UInt32]) -> Int {
+  /// 1974, with Damerau's transpositions), in `table` (reused between calls).
+  static func editDistance(_ lhs: [UInt32], _ rhs: [UInt32], table: inout [Int]) -> Int {
     guard !lhs.isEmpty else { return rhs.count }
     guard !rhs.isEmpty else { return lhs.count }
-    var table = [[Int]](
-      repeating: [Int](repeating: 0, count: rhs.count + 1), count: lhs.count + 1)
-    for row in 0...lhs.count { table[row][0] = row }
-    for column in 0...rhs.count { table[0][column] = column }
+    let width = rhs.count + 1
+    let size = (lhs.count + 1) * width
+    if table.count < size { table = [Int](repeating: 0, count: size) }
+    for row in 0...lhs.count { table[row * width] = row }
+    for column in 0...rhs.count { table[column] = column }
     for row in 1...lhs.count {
       for column in 1...rhs.count {
         let cost = lhs[row - 1] == rhs[column - 1] ? 0 : 1
         var value = min(
-          table[row - 1][column] + 1, table[row][column - 1] + 1,
-          table[row - 1][column - 1] + cost)
+          table[(row - 1) * width + column] + 1, table[row * width + column - 1] + 1,
+          table[(row - 1) * width + column - 1] + cost)
         if row > 1 && column > 1 && lhs[row - 1] == rhs[column - 2]
           && lhs[row - 2] == rhs[column - 1]
         {
-          value = min(value, table[row - 2][column - 2] + 1)
+          value = min(value, table[(row - 2) * width + column - 2] + 1)
         }
-        table[row][column] = value
+        table[row * width + column] = value
       }
     }
-    return table[lhs.count][rhs.count]
+    return table[lhs.count * width + rhs.count]
   }
 
   /// Every document of a list, read block by block from the bytes alone.

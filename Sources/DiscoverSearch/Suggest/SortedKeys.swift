@@ -11,6 +11,44 @@ struct SortedKeys: Sendable {
   let bytes: Column<UInt8>
   /// `starts[i]..<starts[i + 1]` is key `i` in ``bytes``.
   let starts: Column<UInt32>
+  /// For each pair of first bytes `b0 << 8 | b1` (`b1` 0 for a one-byte key), the first key
+  /// that starts with that pair or a later one: 65,537 entries, so a lookup binary-searches
+  /// only the keys of its first two bytes instead of the whole dictionary, saving about
+  /// ten cache misses each time.
+  let buckets: Column<UInt32>
+
+  init(bytes: Column<UInt8>, starts: Column<UInt32>) {
+    self.bytes = bytes
+    self.starts = starts
+    let count = starts.count - 1
+    var buckets = [UInt32](repeating: UInt32(count), count: 65_537)
+    var bucket = 0
+    for index in 0..<count {
+      let start = Int(starts[index])
+      let length = Int(starts[index + 1]) - start
+      let key =
+        length == 0 ? 0 : Int(bytes[start]) << 8 | (length > 1 ? Int(bytes[start + 1]) : 0)
+      while bucket <= key {
+        buckets[bucket] = UInt32(index)
+        bucket += 1
+      }
+    }
+    self.buckets = Column(buckets)
+  }
+
+  /// The keys whose first two bytes (or first byte, for `prefix` of one byte) match.
+  @inline(__always)
+  private func bucketRange(of prefix: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    guard let first = prefix.first else { return 0..<count }
+    if prefix.count == 1 {
+      let low = Int(first) << 8
+      return Int(buckets[low])..<Int(buckets[low + 256])
+    }
+    let pair = Int(first) << 8 | Int(prefix[1])
+    // One-byte keys sort before every longer key with the same first byte and sit in the
+    // bucket of `b0 << 8`, which a prefix of two or more bytes never matches.
+    return Int(buckets[pair])..<Int(buckets[pair + 1])
+  }
 
   /// Sorts and stores `keys`, which must be distinct.
   ///
@@ -42,7 +80,7 @@ struct SortedKeys: Sendable {
   var count: Int { starts.count - 1 }
 
   /// The bytes taken.
-  var byteCount: Int { bytes.byteCount + starts.byteCount }
+  var byteCount: Int { bytes.byteCount + starts.byteCount + buckets.byteCount }
 
   /// Key `index`.
   @inline(__always)
@@ -76,7 +114,8 @@ struct SortedKeys: Sendable {
   func range(withPrefix prefix: UnsafeBufferPointer<UInt8>, in range: Range<Int>? = nil)
     -> Range<Int>
   {
-    let range = range ?? 0..<count
+    let bucket = bucketRange(of: prefix)
+    let range = range.map { $0.clamped(to: bucket) } ?? bucket
     // First key >= prefix.
     var low = range.lowerBound
     var high = range.upperBound
