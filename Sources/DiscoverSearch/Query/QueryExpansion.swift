@@ -70,6 +70,9 @@ struct QueryExpansion {
       let budget = tolerance.budget(
         for: typed.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
       guard budget > 0 else { continue }
+      let typedFrequency =
+        lexicon.position(of: typed).map { Int(lexicon.frequencies.weights[$0]) } ?? 0
+      guard typedFrequency < tolerance.frequentWordCount else { continue }
       let kind = TermLexicon.kind(firstByte: firstByte)
       let present = Set(parsed.terms[index].alternatives)
       let isPrefix = index == prefixTerm

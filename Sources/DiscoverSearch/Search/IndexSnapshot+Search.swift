@@ -69,6 +69,10 @@ extension IndexSnapshot {
     }
     // Term ids of every alternative; nil where the dictionary does not have it.
     var termIDs = expansion.termIDs(of: parsed, in: terms)
+    // Whether each word is found as typed (or completed), before typo corrections: when
+    // nothing matches, words found only through a correction are dropped before ranking by
+    // words matched.
+    let isKnown = termIDs.map { $0.contains { $0 != nil } }
     let everyTerm = Array(parsed.terms.indices)
     let now = Date()
     // Every page of a query measures ages from the same origin: page one's.
@@ -116,11 +120,19 @@ extension IndexSnapshot {
     }
     var matchedAllTerms = true
     if outcome.totalCount == 0 && parsed.terms.count >= 2 {
-      // Nothing has every word: first drop words found nowhere, then rank by words matched.
+      // Nothing has every word: first drop words found nowhere, then words found only
+      // through a typo correction, then rank by words matched.
       matchedAllTerms = false
       let known = everyTerm.filter { termIDs[$0].contains { $0 != nil } }
+      let asTyped = known.filter { isKnown[$0] }
       if !known.isEmpty && known.count < everyTerm.count {
         plan = RunPlan(selected: known, phrases: [], matching: .all)
+        outcome = run(
+          termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+          ranking: ranking, now: now, nameLengths: nameLengths)
+      }
+      if outcome.totalCount == 0 && !asTyped.isEmpty && asTyped.count < known.count {
+        plan = RunPlan(selected: asTyped, phrases: [], matching: .all)
         outcome = run(
           termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)

@@ -70,6 +70,8 @@ extension IndexSnapshot {
     }
     let all = Array(parsed.terms.indices)
     var facets = intersect(all)
+    // Whether each word is found as typed, before corrections.
+    let isKnown = known
     let tolerance = TypoTolerance()
     if total(facets) < tolerance.minimumResults && addReferenceCorrections(to: &parsed) {
       let exact = facets
@@ -82,6 +84,11 @@ extension IndexSnapshot {
     if present.isEmpty { return (facets, false) }
     if present.count < all.count {
       facets = intersect(present)
+      if total(facets) > 0 { return (facets, false) }
+    }
+    let asTyped = present.filter { isKnown[$0] }
+    if !asTyped.isEmpty && asTyped.count < present.count {
+      facets = intersect(asTyped)
       if total(facets) > 0 { return (facets, false) }
     }
     if present.count >= 2 { facets = unite(present) }
@@ -112,6 +119,12 @@ extension IndexSnapshot {
       let typedScalars = typed.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
       let budget = options.typoTolerance.budget(for: typedScalars)
       guard budget > 0 else { continue }
+      // A word this frequent was meant as typed (TypoTolerance.frequentWordCount).
+      if let id = typed.withUnsafeBytes({ terms.find($0) }),
+        frequency(Int(id)) >= options.typoTolerance.frequentWordCount
+      {
+        continue
+      }
       let kind = TermLexicon.kind(firstByte: marker)
       var found: [(distance: Int, frequency: Int, bytes: [UInt8])] = []
       var table: [Int] = []

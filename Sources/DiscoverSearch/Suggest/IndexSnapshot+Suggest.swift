@@ -222,10 +222,6 @@ private struct SuggestionCollector {
     TermLexicon.kind(firstByte: lexicon.keys.key(position).first ?? 0)
   }
 
-  /// Earlier words found in at least this many documents are taken as meant: a word that
-  /// common is rarely a typo of a more common one.
-  static let meantFrequency: UInt32 = 100
-
   /// Each earlier word replaced by its best correction when that is more frequent, with
   /// the typos corrected.
   func corrected(_ words: [[UInt8]]) -> ([[UInt8]], Int) {
@@ -238,8 +234,8 @@ private struct SuggestionCollector {
       guard budget > 0 else { continue }
       let kind = TermLexicon.kind(firstByte: first)
       let typedFrequency = lexicon.position(of: word).map { lexicon.frequencies.weights[$0] } ?? 0
-      // A word in this many documents was meant as typed: no walk to look for a better one.
-      guard typedFrequency < Self.meantFrequency,
+      // A word this frequent was meant as typed: no walk to look for a better one.
+      guard Int(typedFrequency) < tolerance.frequentWordCount,
         let best = lexicon.corrections(
           of: word, maximumDistance: budget, isPrefix: false, count: 1, tolerance: tolerance,
           accepts: { self.kind(at: $0) == kind && lexicon.frequencies.weights[$0] > typedFrequency }

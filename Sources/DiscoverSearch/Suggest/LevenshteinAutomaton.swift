@@ -363,6 +363,10 @@ public struct TypoTolerance: Sendable, Hashable {
   public var didYouMeanThreshold: Int
   /// The factor on the score of a term matched with one typo; two typos apply it twice.
   public var penalty: Float
+  /// A word found in at least this many documents is taken as meant and never corrected:
+  /// a word that common is rarely a typo of a more common one, and its corrections would
+  /// only widen a query (and cost a walk of the dictionary).
+  public var frequentWordCount: Int
   /// Whether a wrong first character counts as two typos, as in Meilisearch: a word of 5
   /// to 8 characters must then start right, and one of 9 or more may have a wrong first
   /// character and nothing else wrong. People rarely mistype the first letter, and this
@@ -373,8 +377,9 @@ public struct TypoTolerance: Sendable, Hashable {
   public init(
     isEnabled: Bool = true, minimumLengthForOneTypo: Int = 5, minimumLengthForTwoTypos: Int = 9,
     minimumResults: Int = 1, didYouMeanThreshold: Int = 3, penalty: Float = 0.5,
-    countsFirstCharacterTypoTwice: Bool = true
+    countsFirstCharacterTypoTwice: Bool = true, frequentWordCount: Int = 100
   ) {
+    self.frequentWordCount = frequentWordCount
     self.countsFirstCharacterTypoTwice = countsFirstCharacterTypoTwice
     self.isEnabled = isEnabled
     self.minimumLengthForOneTypo = minimumLengthForOneTypo

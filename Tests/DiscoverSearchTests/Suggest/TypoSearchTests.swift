@@ -88,6 +88,26 @@ struct TypoSearchTests {
     #expect(typo.results.allSatisfy { $0.explanation?.typoPenalty == 0.5 })
   }
 
+  /// When nothing has every word even with corrections, a word found only through a
+  /// correction is dropped before the search falls back to any word.
+  @Test func aWordFoundOnlyThroughACorrectionIsDroppedFirst() throws {
+    let index = try DiscoverIndex.build(from: [
+      Fixtures.video("cooking", "cooking pasta at home"),
+      Fixtures.video("qazar", "qazar night"),
+    ])
+    let response = try index.search("qazxr cooking", in: .videos)
+    #expect(response.results.map(\.id) == ["cooking"])
+    #expect(!response.matchedAllTerms)
+    // Frequent words are taken as meant: with a threshold of one document, "bread" is not
+    // corrected even though one hit is fewer than minimumResults 3.
+    let breads = try DiscoverIndex.build(from: [
+      Fixtures.video("exact", "a bread recipe"), Fixtures.video("typo", "a broad recipe"),
+    ])
+    let meant = MatchingOptions(
+      typoTolerance: TypoTolerance(minimumResults: 3, frequentWordCount: 1))
+    #expect(try breads.search("bread", in: .videos, matching: meant).results.map(\.id) == ["exact"])
+  }
+
   @Test func fewResultsGiveADidYouMean() throws {
     let index = try Self.corpus()
     let response = try index.search("dacne chalenge", in: .videos)
