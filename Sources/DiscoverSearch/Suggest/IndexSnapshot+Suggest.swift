@@ -6,8 +6,9 @@ extension DiscoverIndex {
   /// Earlier words must match whole (after typo correction) and the last word is matched
   /// as a prefix: `dance cha` suggests `dance challenge`. A text ending in a space asks for
   /// the next word. `#danc` suggests only hashtags and `@danc` only users. When the exact
-  /// prefix finds fewer than `limit` suggestions, words within the typo budget are tried
-  /// (`dnace cha`). The order follows the policy documented on ``SuggestOptions``.
+  /// prefix finds fewer than ``SuggestOptions/typoThreshold`` suggestions, words within the
+  /// typo budget are tried (`dnace cha`). The order follows the policy documented on
+  /// ``SuggestOptions``.
   ///
   /// - Parameters:
   ///   - text: The text typed so far.
@@ -101,7 +102,7 @@ extension IndexSnapshot {
       collector.addPastSearches(
         analytics: analytics, userID: userID, maximumRecent: max(options.maximumRecent, 0))
     }
-    if collector.count < limit && budget > 0 {
+    if collector.count < min(limit, options.typoThreshold) && budget > 0 {
       collector.collect(head: earlier, last: last, headTypos: 0, isFuzzy: true, budget: budget)
     }
     // The earlier words as typed lead to no phrase or past search: try them corrected.

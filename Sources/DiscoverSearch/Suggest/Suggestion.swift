@@ -70,13 +70,20 @@ public struct SuggestOptions: Sendable, Hashable {
   /// The factor on a completion of the last word alone after several words: such a word
   /// is frequent but may never follow the earlier ones.
   public var wordCompletionFactor: Double
+  /// Completions within the typo budget are looked up when the text as typed gives fewer
+  /// than this many suggestions (Typesense's `typo_tokens_threshold` plays the same role in
+  /// its searches): a prefix that already completes to a few real words was most likely
+  /// typed right, and the lookup costs a walk of the dictionary.
+  public var typoThreshold: Int
 
   /// Creates options; the defaults are 1 typo from 5 characters and 2 from 9, 3 recent
-  /// searches, a trending boost of 2 and a word completion factor of 0.5.
+  /// searches, a trending boost of 2, a word completion factor of 0.5 and a typo threshold
+  /// of 3.
   public init(
     typoTolerance: TypoTolerance = TypoTolerance(), maximumRecent: Int = 3,
-    trendingBoost: Double = 2, wordCompletionFactor: Double = 0.5
+    trendingBoost: Double = 2, wordCompletionFactor: Double = 0.5, typoThreshold: Int = 3
   ) {
+    self.typoThreshold = typoThreshold
     self.typoTolerance = typoTolerance
     self.maximumRecent = maximumRecent
     self.trendingBoost = trendingBoost
