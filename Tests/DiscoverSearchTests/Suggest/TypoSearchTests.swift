@@ -118,7 +118,9 @@ struct TypoSearchTests {
     let rare = try DiscoverIndex.build(
       from: [Fixtures.video("rare", "danse macabre")]
         + (0..<5).map { Fixtures.video("d\($0)", "dance night \($0)") })
-    let few = try rare.search("danse", in: .videos)
+    #expect(try rare.search("danse", in: .videos).didYouMean == nil)
+    let fewResults = MatchingOptions(typoTolerance: TypoTolerance(didYouMeanThreshold: 3))
+    let few = try rare.search("danse", in: .videos, matching: fewResults)
     #expect(few.results.map(\.id) == ["rare"])
     #expect(few.didYouMean == "dance")
   }
