@@ -149,9 +149,11 @@ extension IndexSnapshot {
             }
             guard abs(scalars.count - typedScalars.count) <= budget else { continue }
             var distance = Self.editDistance(typedScalars, scalars, table: &table)
-            // A wrong first character counts twice (countsFirstCharacterTypoTwice).
+            // A wrong first character counts twice (countsFirstCharacterTypoTwice); for a
+            // tag, the first character after its marker (which both share).
+            let letter = kind == .query ? 0 : 1
             if options.typoTolerance.countsFirstCharacterTypoTwice
-              && scalars.first != typedScalars.first
+              && scalars.dropFirst(letter).first != typedScalars.dropFirst(letter).first
             {
               distance += 1
             }

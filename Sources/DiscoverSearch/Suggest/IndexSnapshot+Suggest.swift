@@ -230,8 +230,10 @@ private struct SuggestionCollector {
     var typos = 0
     for (index, word) in words.enumerated() {
       guard let first = word.first else { continue }
-      let budget = tolerance.budget(
-        for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
+      // One typo at most: a two-typo walk costs about a millisecond, too much for a
+      // keystroke (searches correct with the full budget).
+      let budget = min(
+        tolerance.budget(for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }), 1)
       guard budget > 0 else { continue }
       let kind = TermLexicon.kind(firstByte: first)
       let typedFrequency = lexicon.position(of: word).map { lexicon.frequencies.weights[$0] } ?? 0

@@ -19,6 +19,11 @@ final class TermLexicon: Sendable {
   /// thousands of children (every script's letters) a typo walk would otherwise find by
   /// galloping through the whole dictionary each time.
   let rootChildren: [(child: SortedKeys.Child, mask: ByteMask)]
+  /// The `#hashtag` and `@mention` terms, and the characters that follow their marker: a
+  /// typo walk for a tag starts there, so that the first letter after the marker is the
+  /// one that counts twice (``TypoTolerance/countsFirstCharacterTypoTwice``).
+  let markedTerms:
+    [UInt8: (range: Range<Int>, children: [(child: SortedKeys.Child, mask: ByteMask)])]
 
   /// Sorts the terms of `snapshot`.
   ///
@@ -78,6 +83,15 @@ final class TermLexicon: Sendable {
     rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
       ($0, ByteMask(keys: $0.keys, in: keys))
     }
+    var marked: [UInt8: (Range<Int>, [(child: SortedKeys.Child, mask: ByteMask)])] = [:]
+    for marker in [UInt8(ascii: "#"), UInt8(ascii: "@")] {
+      let range = [marker].withUnsafeBufferPointer { keys.range(withPrefix: $0) }
+      marked[marker] = (
+        range,
+        keys.children(of: range, depth: 1).map { ($0, ByteMask(keys: $0.keys, in: keys)) }
+      )
+    }
+    markedTerms = marked
   }
 
   /// What a term names, by its first byte: `#` a hashtag, `@` a user, anything else a word.
@@ -100,7 +114,8 @@ final class TermLexicon: Sendable {
 
   var byteCount: Int {
     keys.byteCount + termIDs.byteCount + frequencies.byteCount
-      + rootChildren.count * (MemoryLayout<SortedKeys.Child>.stride + 16)
+      + (rootChildren.count + markedTerms.values.reduce(0) { $0 + $1.children.count })
+      * (MemoryLayout<SortedKeys.Child>.stride + 16)
   }
 
   /// The position of `term` in byte order, if the dictionary has it.
@@ -133,10 +148,20 @@ final class TermLexicon: Sendable {
     tolerance: TypoTolerance, accepts: (Int) -> Bool = { _ in true }
   ) -> [(position: Int, distance: Int)] {
     guard maximumDistance > 0, count > 0 else { return [] }
-    let scalars = word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
+    var scalars = word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }
+    var range = 0..<keys.count
+    var depth = 0
+    var children = rootChildren
+    if let marker = word.first, scalars.count > 1, let tags = markedTerms[marker] {
+      // A tag: the marker matches exactly, the walk starts after it.
+      scalars.removeFirst()
+      range = tags.range
+      depth = 1
+      children = tags.children
+    }
     let matches = keys.typoMatches(
       of: scalars, budget: maximumDistance, isPrefix: isPrefix, tolerance: tolerance,
-      range: 0..<keys.count, depth: 0, children: rootChildren)
+      range: range, depth: depth, children: children)
     return Self.best(of: matches, count: count, maxima: frequencies, accepts: accepts)
   }
 

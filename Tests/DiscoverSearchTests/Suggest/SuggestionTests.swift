@@ -120,6 +120,11 @@ struct SuggestionTests {
 
   @Test func aWrongFirstLetterOfAShortWordNeedsTheLenientRule() throws {
     let index = try Self.corpus()
+    // For a tag, the first letter after the marker is the one that counts twice.
+    let tag = try index.suggestions(forPrefix: "#dnacech")
+    #expect(tag.contains { $0.text == "#dancechallenge" && $0.typos == 1 })
+    #expect(
+      !(try index.suggestions(forPrefix: "#xancech")).contains { $0.text == "#dancechallenge" })
     #expect(!(try index.suggestions(forPrefix: "xancer")).contains { $0.text == "dancer" })
     let lenient = SuggestOptions(
       typoTolerance: TypoTolerance(countsFirstCharacterTypoTwice: false))
