@@ -19,6 +19,27 @@ enum FileChecks {
     return isDirectory.boolValue ? .directory : .file
   }
 
+  /// Reads a query file (contract 2) for the batch mode of `command` ("search" or
+  /// "suggest"), whose help describes the format.
+  ///
+  /// - Parameter example: One line of the file, shown when the file is missing.
+  /// - Throws: ``CommandError`` when the file is missing, unreadable or has a bad line.
+  static func loadQueries(at path: String, command: String, example: String)
+    throws(CommandError) -> [QuerySpec]
+  {
+    try requireFile(
+      path, role: "query file",
+      hints: ["Give a JSON Lines file of queries, one such as \(example) a line."])
+    do {
+      return try QueryFile.load(at: URL(fileURLWithPath: path))
+    } catch let error as SearchError {
+      throw CommandError(
+        error, hints: ["Fix the line: see discover help \(command) for the format."])
+    } catch {
+      throw CommandError.failure("cannot read the query file \(path): \(error)")
+    }
+  }
+
   /// Throws unless `path` is an existing file; `role` names it in messages ("corpus file").
   static func requireFile(_ path: String, role: String, hints: [String] = []) throws(CommandError) {
     switch entry(at: path) {

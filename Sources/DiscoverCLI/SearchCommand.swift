@@ -108,19 +108,9 @@ struct BatchSearchCommand {
   /// - Throws: ``CommandError`` when the query file is missing or has a bad line, or the
   ///   index is missing or damaged.
   func run(console: Console) throws(CommandError) {
-    try FileChecks.requireFile(
-      options.queryFile, role: "query file",
-      hints: [
-        #"Give a JSON Lines file of queries, one such as {"kind":"search","q":"dance","tab":"top","limit":10} a line."#
-      ])
-    let queries: [QuerySpec]
-    do {
-      queries = try QueryFile.load(at: URL(fileURLWithPath: options.queryFile))
-    } catch let error as SearchError {
-      throw CommandError(error, hints: ["Fix the line: see discover help search for the format."])
-    } catch {
-      throw CommandError.failure("cannot read the query file \(options.queryFile): \(error)")
-    }
+    let queries = try FileChecks.loadQueries(
+      at: options.queryFile, command: "search",
+      example: #"{"kind":"search","q":"dance","tab":"top","limit":10}"#)
     let index = try FileChecks.openIndex(at: options.indexDirectory)
 
     let clock = ContinuousClock()

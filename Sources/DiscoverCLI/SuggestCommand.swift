@@ -61,19 +61,9 @@ struct BatchSuggestCommand {
   ///   suggest line asks for more than ``SuggestCommandOptions/maximumLimit``), or the index
   ///   is missing or damaged.
   func run(console: Console) throws(CommandError) {
-    try FileChecks.requireFile(
-      options.queryFile, role: "query file",
-      hints: [
-        #"Give a JSON Lines file of queries, one such as {"kind":"suggest","q":"danc","limit":10} a line."#
-      ])
-    let queries: [QuerySpec]
-    do {
-      queries = try QueryFile.load(at: URL(fileURLWithPath: options.queryFile))
-    } catch let error as SearchError {
-      throw CommandError(error, hints: ["Fix the line: see discover help suggest for the format."])
-    } catch {
-      throw CommandError.failure("cannot read the query file \(options.queryFile): \(error)")
-    }
+    let queries = try FileChecks.loadQueries(
+      at: options.queryFile, command: "suggest",
+      example: #"{"kind":"suggest","q":"danc","limit":10}"#)
     for (position, query) in queries.enumerated()
     where query.kind == .suggest && query.limit > SuggestCommandOptions.maximumLimit {
       throw CommandError.failure(
