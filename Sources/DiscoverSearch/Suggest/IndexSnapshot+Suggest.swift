@@ -168,7 +168,12 @@ private struct SuggestionCollector {
   /// The typed words, folded and joined by spaces.
   let typedKey: [UInt8]
   let typedText: String
-  private var candidates: [String: Candidate] = [:]
+  /// A candidate's identity: the same text of the same kind from two sources is one.
+  private struct Key: Hashable {
+    var kind: Suggestion.Kind
+    var text: String
+  }
+  private var candidates: [Key: Candidate] = [:]
   /// Candidates known to follow the earlier words: all of them for one word, phrases and
   /// past searches for more.
   private(set) var attested = 0
@@ -192,7 +197,7 @@ private struct SuggestionCollector {
   var count: Int { candidates.count }
 
   private mutating func add(_ candidate: Candidate, isAttested: Bool) {
-    let key = "\(candidate.kind.rawValue) \(candidate.text)"
+    let key = Key(kind: candidate.kind, text: candidate.text)
     guard var existing = candidates[key] else {
       candidates[key] = candidate
       if isAttested { attested += 1 }
