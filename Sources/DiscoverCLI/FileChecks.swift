@@ -40,6 +40,25 @@ enum FileChecks {
     }
   }
 
+  /// Runs one query of a query file, timed alone on the monotonic clock around `body` only.
+  ///
+  /// - Returns: What `body` returned and its time in microseconds.
+  /// - Throws: ``CommandError`` naming the query's line and text when `body` fails.
+  static func timedQuery<Result>(
+    _ query: QuerySpec, number: Int, of file: String, _ body: () throws -> Result
+  ) throws(CommandError) -> (result: Result, microseconds: Int) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let result = try body()
+      return (result, TextFormatting.microseconds(start.duration(to: clock.now)))
+    } catch {
+      throw CommandError.failure(
+        "query \(number) of \(file) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")"
+      )
+    }
+  }
+
   /// Throws unless `path` is an existing file; `role` names it in messages ("corpus file").
   static func requireFile(_ path: String, role: String, hints: [String] = []) throws(CommandError) {
     switch entry(at: path) {

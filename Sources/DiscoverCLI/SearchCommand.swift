@@ -113,7 +113,6 @@ struct BatchSearchCommand {
       example: #"{"kind":"search","q":"dance","tab":"top","limit":10}"#)
     let index = try FileChecks.openIndex(at: options.indexDirectory)
 
-    let clock = ContinuousClock()
     var writer = JSONWriter(capacity: 4096)
     var latencies: [Int] = []
     var suggestCount = 0
@@ -127,17 +126,12 @@ struct BatchSearchCommand {
           "query \(position + 1) of \(options.queryFile) asks for \(query.limit) results; the limit is 1 to \(maximumSearchLimit)"
         )
       }
-      let response: SearchResponse
-      let start = clock.now
-      do {
-        response = try index.search(
+      let (response, microseconds) = try FileChecks.timedQuery(
+        query, number: position + 1, of: options.queryFile
+      ) {
+        try index.search(
           query.text, in: query.tab, limit: query.limit, explain: options.explainsScores)
-      } catch {
-        throw CommandError.failure(
-          "query \(position + 1) of \(options.queryFile) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")"
-        )
       }
-      let microseconds = TextFormatting.microseconds(start.duration(to: clock.now))
       latencies.append(microseconds)
       if options.writesJSON {
         writer.removeAll()

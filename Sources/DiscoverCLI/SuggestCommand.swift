@@ -73,7 +73,6 @@ struct BatchSuggestCommand {
     let index = try FileChecks.openIndex(at: options.indexDirectory)
     index.prepareSuggestions()
 
-    let clock = ContinuousClock()
     var writer = JSONWriter(capacity: 4096)
     var latencies: [Int] = []
     var searchCount = 0
@@ -82,16 +81,11 @@ struct BatchSuggestCommand {
         searchCount += 1
         continue
       }
-      let suggestions: [Suggestion]
-      let start = clock.now
-      do {
-        suggestions = try index.suggestions(forPrefix: query.text, limit: query.limit)
-      } catch {
-        throw CommandError.failure(
-          "query \(position + 1) of \(options.queryFile) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")"
-        )
+      let (suggestions, microseconds) = try FileChecks.timedQuery(
+        query, number: position + 1, of: options.queryFile
+      ) {
+        try index.suggestions(forPrefix: query.text, limit: query.limit)
       }
-      let microseconds = TextFormatting.microseconds(start.duration(to: clock.now))
       latencies.append(microseconds)
       if options.writesJSON {
         writer.removeAll()

@@ -141,12 +141,7 @@ extension IndexSnapshot {
             else { continue }
             let key = UnsafeBufferPointer(rebasing: arena[start..<end])
             scalars.removeAll(keepingCapacity: true)
-            var offset = 0
-            while offset < key.count {
-              let (value, length) = UTF8Scalar.decode(key, at: offset)
-              scalars.append(value)
-              offset += length
-            }
+            UTF8Scalar.append(scalarsOf: key, to: &scalars)
             guard abs(scalars.count - typedScalars.count) <= budget else { continue }
             var distance = Self.editDistance(typedScalars, scalars, table: &table)
             // A wrong first character counts twice (countsFirstCharacterTypoTwice); for a

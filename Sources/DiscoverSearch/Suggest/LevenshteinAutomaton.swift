@@ -342,8 +342,6 @@ struct ByteMask: Sendable, Hashable {
     }
     return word.reduce(0) { $0 + (contains(byte: $1 < 0x80 ? UInt8($1) : 0x80) ? 1 : 0) }
   }
-
-  var byteCount: Int { 16 }
 }
 
 /// How many typos a query word may have, after Meilisearch's defaults.

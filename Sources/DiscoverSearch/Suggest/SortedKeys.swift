@@ -271,12 +271,17 @@ enum UTF8Scalar {
   /// The scalar values of `bytes`.
   static func scalars(of bytes: UnsafeBufferPointer<UInt8>) -> [UInt32] {
     var result: [UInt32] = []
+    append(scalarsOf: bytes, to: &result)
+    return result
+  }
+
+  /// Appends the scalar values of `bytes` to `scalars` (reusing its storage).
+  static func append(scalarsOf bytes: UnsafeBufferPointer<UInt8>, to scalars: inout [UInt32]) {
     var offset = 0
     while offset < bytes.count {
       let (value, length) = decode(bytes, at: offset)
-      result.append(value)
+      scalars.append(value)
       offset += length
     }
-    return result
   }
 }

@@ -8,8 +8,6 @@
 final class TermLexicon: Sendable {
   /// The terms in byte order.
   let keys: SortedKeys
-  /// The ``TermID`` of each sorted term.
-  let termIDs: Column<UInt32>
   /// Each sorted term's document frequency over all types, with its range maximum.
   let frequencies: RangeMaximum
   /// The largest document frequency of words, of `#hashtags` and of `@mentions`, for
@@ -76,7 +74,6 @@ final class TermLexicon: Sendable {
       }
     }
     keys = SortedKeys(bytes: Column(bytes), starts: Column(starts))
-    termIDs = Column(order)
     frequencies = RangeMaximum(weights: weights)
     largestFrequencies = largest
     let keys = self.keys
@@ -113,7 +110,7 @@ final class TermLexicon: Sendable {
   }
 
   var byteCount: Int {
-    keys.byteCount + termIDs.byteCount + frequencies.byteCount
+    keys.byteCount + frequencies.byteCount
       + (rootChildren.count + markedTerms.values.reduce(0) { $0 + $1.children.count })
       * (MemoryLayout<SortedKeys.Child>.stride + 16)
   }

@@ -3,23 +3,10 @@ import Testing
 @testable import DiscoverSearch
 
 /// The restricted Damerau–Levenshtein distance by the full dynamic-programming table: the
-/// slow reference the automaton must agree with.
+/// slow reference the automaton must agree with (the benchmark's reference uses it too).
 func referenceDistance(_ lhs: [UInt32], _ rhs: [UInt32]) -> Int {
-  if lhs.isEmpty { return rhs.count }
-  if rhs.isEmpty { return lhs.count }
-  var table = [[Int]](repeating: [Int](repeating: 0, count: rhs.count + 1), count: lhs.count + 1)
-  for i in 0...lhs.count { table[i][0] = i }
-  for j in 0...rhs.count { table[0][j] = j }
-  for i in 1...lhs.count {
-    for j in 1...rhs.count {
-      let cost = lhs[i - 1] == rhs[j - 1] ? 0 : 1
-      table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-      if i > 1 && j > 1 && lhs[i - 1] == rhs[j - 2] && lhs[i - 2] == rhs[j - 1] {
-        table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-      }
-    }
-  }
-  return table[lhs.count][rhs.count]
+  var table: [Int] = []
+  return IndexSnapshot.editDistance(lhs, rhs, table: &table)
 }
 
 private func scalars(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
@@ -70,6 +57,13 @@ struct LevenshteinAutomatonTests {
   func oneEditFindsTheWord(typed: String, expected: String, distance: Int) {
     let found = accepted(typed, distance: 1, prefix: false, in: keys(Self.dictionary))
     #expect(found[expected] == distance, "\(typed) → \(expected): \(found)")
+  }
+
+  @Test func theReferenceDistanceCountsEachEditOnce() {
+    #expect(referenceDistance(scalars("ab"), scalars("ba")) == 1)
+    #expect(referenceDistance(scalars("kitten"), scalars("sitting")) == 3)
+    #expect(referenceDistance(scalars(""), scalars("abc")) == 3)
+    #expect(referenceDistance(scalars("café"), scalars("cafe")) == 1)
   }
 
   @Test func twoEditsNeedABudgetOfTwo() {
