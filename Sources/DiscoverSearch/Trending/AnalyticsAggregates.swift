@@ -40,7 +40,8 @@ struct AnalyticsAggregates: Sendable {
     scorer = TrendingScorer(configuration: configuration)
     minimumDistinctUsers = configuration.minimumDistinctUsers
     maximumTrackedQueries = max(1, configuration.maximumTrackedQueries)
-    blocklist = Set(configuration.blocklist.map(QueryAnalytics.normalize).filter { !$0.isEmpty })
+    blocklist = Set(
+      configuration.blocklist.map { QueryAnalytics.normalize($0) }.filter { !$0.isEmpty })
   }
 
   // MARK: Recording

@@ -128,12 +128,20 @@ public final class QueryAnalytics: Sendable {
 
   /// The normalized form of a query: sanitized, then folded token by token with
   /// ``Analyzer`` in query mode, tokens joined by one space (`Café  Dance` gives
-  /// `cafe dance`, `#DanceChallenge` gives `#dancechallenge`). Empty when nothing
-  /// searchable is left.
+  /// `cafe dance`, `#DanceChallenge` gives `#dancechallenge`). An emoji's name words are
+  /// left out (`🔥 dance` stays `🔥 dance`), the same words ``SuggestInput`` makes of typed
+  /// text, so that a past query's normalized form starts with what is typed toward it.
+  /// Empty when nothing searchable is left.
   ///
   /// - Complexity: O(n) in the length of `text`, which the sanitizer caps.
   static func normalize(_ text: String) -> String {
-    Analyzer.fold(QuerySanitizer.sanitize(text))
+    normalize(sanitized: QuerySanitizer.sanitize(text))
+  }
+
+  /// ``normalize(_:)`` of text already sanitized.
+  static func normalize(sanitized text: String) -> String {
+    Analyzer.tokens(of: text, as: .query)
+      .filter { $0.kind != .emojiName }.map(\.text).joined(separator: " ")
   }
 
   // MARK: Recording
@@ -157,7 +165,7 @@ public final class QueryAnalytics: Sendable {
     }
     let time = try eventTime(event.time)
     let display = QuerySanitizer.sanitize(event.query)
-    let normalized = Analyzer.fold(display)
+    let normalized = Self.normalize(sanitized: display)
     guard !normalized.isEmpty else { return }
     try state.withLock { state throws(SearchError) in
       var previousRecent: [RecentSearches.Entry] = []

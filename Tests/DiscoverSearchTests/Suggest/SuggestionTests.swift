@@ -168,6 +168,13 @@ struct SuggestionTests {
     // Another user does not see my recent search, and one user is too few to suggest it.
     let theirs = try index.suggestions(forPrefix: "dan", userID: "u1", analytics: analytics)
     #expect(!theirs.contains { $0.text == "dandelion wine" })
+    // A past query with an emoji is found by its typed start.
+    try analytics.recordSearch(
+      SearchEvent(query: "🔥 dance", userID: "me", time: clock.now(), resultCount: 2))
+    let emoji = try index.suggestions(forPrefix: "🔥 d", userID: "me", analytics: analytics)
+    #expect(emoji.first?.text == "🔥 dance")
+    #expect(emoji.first?.isRecent == true)
+    try analytics.deleteRecentSearch("🔥 dance", for: "me")
     // Deleting it removes it.
     try analytics.deleteRecentSearch("dandelion WINE", for: "me")
     let after = try index.suggestions(forPrefix: "dan", userID: "me", analytics: analytics)
