@@ -74,8 +74,8 @@ extension CommandSpec {
     name: "suggest",
     summary: "Complete a prefix as the user types: one prefix, or every suggest line of a file.",
     usage: [
-      "suggest \"PREFIX\" --index DIR [--limit N] [--user ID] [--json]",
-      "suggest --index DIR --queries FILE [--json]",
+      "suggest \"PREFIX\" --index DIR [--limit N] [--user ID] [--no-typos] [--json]",
+      "suggest --index DIR --queries FILE [--no-typos] [--json]",
     ],
     discussion: """
       Completes the last word of PREFIX after the words before it ("dance cha" suggests
@@ -110,6 +110,7 @@ extension CommandSpec {
         "Completions to return, 1 to \(SuggestCommandOptions.maximumLimit) (default 10)."),
       .value("--user", "ID", "Put this user's recent searches first; use recorded searches."),
       .value("--queries", "FILE", "Run every suggest line of a query file (JSON Lines)."),
+      .flag("--no-typos", "Complete the text as typed, without typo tolerance."),
       .flag("--json", "Write JSON instead of text."),
     ])
 

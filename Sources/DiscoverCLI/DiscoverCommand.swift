@@ -234,17 +234,21 @@ struct SuggestCommandOptions: Equatable, Sendable {
   var userID: String?
   /// Whether to write JSON.
   var writesJSON = false
+  /// Whether typo tolerance is on (`--no-typos` turns it off).
+  var toleratesTypos = true
 
-  /// Creates settings; the limit defaults to 10, without a user, as text.
+  /// Creates settings; the limit defaults to 10, without a user, as text, with typo
+  /// tolerance.
   init(
     prefix: String, indexDirectory: String, limit: Int = 10, userID: String? = nil,
-    writesJSON: Bool = false
+    writesJSON: Bool = false, toleratesTypos: Bool = true
   ) {
     self.prefix = prefix
     self.indexDirectory = indexDirectory
     self.limit = limit
     self.userID = userID
     self.writesJSON = writesJSON
+    self.toleratesTypos = toleratesTypos
   }
 
   /// Reads the settings of `discover suggest "PREFIX"`.
@@ -260,6 +264,7 @@ struct SuggestCommandOptions: Equatable, Sendable {
     limit = try reader.limit(maximum: Self.maximumLimit) ?? 10
     userID = try reader.userID()
     writesJSON = reader.parsed.contains("--json")
+    toleratesTypos = !reader.parsed.contains("--no-typos")
   }
 }
 
@@ -271,12 +276,18 @@ struct BatchSuggestOptions: Equatable, Sendable {
   var indexDirectory: String
   /// Whether to write JSON lines.
   var writesJSON = false
+  /// Whether typo tolerance is on (`--no-typos` turns it off).
+  var toleratesTypos = true
 
   /// Creates settings.
-  init(queryFile: String, indexDirectory: String, writesJSON: Bool = false) {
+  init(
+    queryFile: String, indexDirectory: String, writesJSON: Bool = false,
+    toleratesTypos: Bool = true
+  ) {
     self.queryFile = queryFile
     self.indexDirectory = indexDirectory
     self.writesJSON = writesJSON
+    self.toleratesTypos = toleratesTypos
   }
 
   /// Reads the settings of `discover suggest --queries FILE`.
@@ -301,6 +312,7 @@ struct BatchSuggestOptions: Equatable, Sendable {
     queryFile = try reader.requiredPath("--queries", purpose: "the query file")
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     writesJSON = reader.parsed.contains("--json")
+    toleratesTypos = !reader.parsed.contains("--no-typos")
   }
 }
 

@@ -26,7 +26,9 @@ struct SuggestCommand {
     do {
       suggestions = try index.suggestions(
         forPrefix: options.prefix, limit: options.limit, userID: options.userID,
-        analytics: analytics)
+        analytics: analytics,
+        options: SuggestOptions(
+          typoTolerance: options.toleratesTypos ? TypoTolerance() : .disabled))
     } catch {
       throw CommandError.failure(
         "completing \"\(options.prefix)\" failed: \((error as? SearchError)?.message ?? "\(error)")"
@@ -72,6 +74,8 @@ struct BatchSuggestCommand {
     }
     let index = try FileChecks.openIndex(at: options.indexDirectory)
     index.prepareSuggestions()
+    let suggestOptions = SuggestOptions(
+      typoTolerance: options.toleratesTypos ? TypoTolerance() : .disabled)
 
     var writer = JSONWriter(capacity: 4096)
     var latencies: [Int] = []
@@ -84,7 +88,7 @@ struct BatchSuggestCommand {
       let (suggestions, microseconds) = try FileChecks.timedQuery(
         query, number: position + 1, of: options.queryFile
       ) {
-        try index.suggestions(forPrefix: query.text, limit: query.limit)
+        try index.suggestions(forPrefix: query.text, limit: query.limit, options: suggestOptions)
       }
       latencies.append(microseconds)
       if options.writesJSON {

@@ -82,6 +82,17 @@ struct CLIDiscoverCommandTests {
           BatchSuggestOptions(queryFile: "q.jsonl", indexDirectory: "i", writesJSON: true)))
   }
 
+  @Test func suggestNoTyposTurnsTypoToleranceOff() throws {
+    #expect(
+      try DiscoverCommand.parse(["suggest", "dnace", "--index", "i", "--no-typos"])
+        == .suggest(
+          SuggestCommandOptions(prefix: "dnace", indexDirectory: "i", toleratesTypos: false)))
+    #expect(
+      try DiscoverCommand.parse(["suggest", "--index", "i", "--queries", "q", "--no-typos"])
+        == .batchSuggest(
+          BatchSuggestOptions(queryFile: "q", indexDirectory: "i", toleratesTypos: false)))
+  }
+
   @Test func trendingTakesListLimitAndJSON() throws {
     let command = try DiscoverCommand.parse([
       "trending", "Searches", "--index", "i", "--limit", "5", "--json",
