@@ -139,11 +139,17 @@ extension IndexSnapshot {
 }
 
 /// Gathers suggestion candidates from every source and ranks them (``SuggestOptions``).
+///
+/// Candidates keep their text as bytes in one buffer, found again by a hash of those bytes;
+/// strings are made only for the suggestions returned.
 private struct SuggestionCollector {
   /// A suggestion before ranking.
   struct Candidate {
-    var text: String
     var kind: Suggestion.Kind
+    /// Where the text's bytes are in ``SuggestionCollector/text``.
+    var text: Range<Int>
+    /// The hash of the text's bytes (``SuggestionCollector/hash(_:)``).
+    var hash: UInt64
     /// 0...1, see ``SuggestOptions``.
     var popularity: Double
     /// ``SuggestOptions/wordCompletionFactor`` for a last word completed alone.
@@ -153,6 +159,7 @@ private struct SuggestionCollector {
     /// The position in the user's recent searches, most recent 0.
     var recentRank: Int?
     var isExact = false
+    /// `nil` for a name whose matched words are found only if it is returned (`ranked`).
     var matchedRange: HighlightRange?
   }
 
@@ -167,13 +174,11 @@ private struct SuggestionCollector {
   let wordCount: Int
   /// The typed words, folded and joined by spaces.
   let typedKey: [UInt8]
-  let typedText: String
-  /// A candidate's identity: the same text of the same kind from two sources is one.
-  private struct Key: Hashable {
-    var kind: Suggestion.Kind
-    var text: String
-  }
-  private var candidates: [Key: Candidate] = [:]
+  /// The candidates' texts, back to back.
+  private var text: [UInt8] = []
+  /// One entry per distinct kind and text: the same text of the same kind from two sources
+  /// is one candidate.
+  private var candidates: [Candidate] = []
   /// Candidates known to follow the earlier words: all of them for one word, phrases and
   /// past searches for more.
   private(set) var attested = 0
@@ -191,18 +196,47 @@ private struct SuggestionCollector {
     self.limit = limit
     self.wordCount = wordCount
     self.typedKey = typedKey
-    typedText = String(decoding: typedKey, as: UTF8.self)
+    text.reserveCapacity(1024)
+    candidates.reserveCapacity(4 * limit)
   }
 
   var count: Int { candidates.count }
 
+  /// 64-bit FNV-1a (Fowler, Noll and Vo) of `bytes`: a few candidates' texts are compared,
+  /// so a simple hash that needs no seed will do.
+  private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+  }
+
+  /// Whether the bytes of `first` and `second` in ``text`` are equal.
+  private func textEquals(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+    first.count == second.count && text[first].elementsEqual(text[second])
+  }
+
+  /// Whether the bytes of `range` in ``text`` equal `bytes`.
+  private func text(_ range: Range<Int>, equals bytes: some Collection<UInt8>) -> Bool {
+    range.count == bytes.count && text[range].elementsEqual(bytes)
+  }
+
+  /// Adds a candidate whose text is the bytes appended to ``text`` since `start`, or merges
+  /// it into the candidate of the same kind and text.
   private mutating func add(_ candidate: Candidate, isAttested: Bool) {
-    let key = Key(kind: candidate.kind, text: candidate.text)
-    guard var existing = candidates[key] else {
-      candidates[key] = candidate
+    var candidate = candidate
+    candidate.hash = Self.hash(text[candidate.text])
+    guard
+      let index = candidates.firstIndex(where: {
+        $0.hash == candidate.hash && $0.kind == candidate.kind
+          && textEquals($0.text, candidate.text)
+      })
+    else {
+      candidates.append(candidate)
       if isAttested { attested += 1 }
       return
     }
+    text.removeSubrange(candidate.text)
+    var existing = candidates[index]
     existing.popularity = max(existing.popularity, candidate.popularity)
     existing.isWordCompletion = existing.isWordCompletion && candidate.isWordCompletion
     existing.typos = min(existing.typos, candidate.typos)
@@ -211,16 +245,16 @@ private struct SuggestionCollector {
     if let rank = candidate.recentRank {
       existing.recentRank = min(existing.recentRank ?? rank, rank)
     }
-    candidates[key] = existing
+    candidates[index] = existing
   }
 
   private func popularity(_ weight: UInt32, largest: UInt32) -> Double {
     log1p(Double(weight)) / log1p(Double(max(largest, 1)))
   }
 
-  /// The range of a text that starts with the typed key.
-  private func prefixRange(of text: String) -> HighlightRange {
-    HighlightRange(utf8Offsets: 0..<min(typedKey.count, text.utf8.count))
+  /// The range of a text of `length` bytes that starts with the typed key.
+  private func prefixRange(length: Int) -> HighlightRange {
+    HighlightRange(utf8Offsets: 0..<min(typedKey.count, length))
   }
 
   /// The kind of the term at `position` of the lexicon.
@@ -260,7 +294,7 @@ private struct SuggestionCollector {
   mutating func collect(
     head: [[UInt8]], last: [UInt8], headTypos: Int, isFuzzy: Bool, budget: Int = 0
   ) {
-    let headText = String(decoding: SuggestInput.joined(head), as: UTF8.self)
+    let headKey = head.isEmpty ? [] : SuggestInput.joined(head) + [UInt8(ascii: " ")]
     let marker = head.isEmpty ? TermLexicon.kind(firstByte: last.first ?? 0) : .query
 
     // Words, hashtags and usernames; after earlier words only if the index has them all
@@ -289,25 +323,26 @@ private struct SuggestionCollector {
     }
     for (position, distance) in termMatches {
       let kind = self.kind(at: position)
-      let word = lexicon.keys.string(position)
-      let text = head.isEmpty ? word : headText + " " + word
+      let word = lexicon.keys.key(position)
+      let start = text.count
+      text += headKey
+      text += word
       // A `#` or `@` the lexicon's term has but the typed text had not.
-      let markerOffset = head.isEmpty && kind != .query && last.first != word.utf8.first ? 1 : 0
-      let end = min(markerOffset + typedKey.count, text.utf8.count)
+      let markerOffset = head.isEmpty && kind != .query && last.first != word.first ? 1 : 0
+      let end = min(markerOffset + typedKey.count, text.count - start)
       add(
         Candidate(
-          text: text, kind: kind,
+          kind: kind, text: start..<text.count, hash: 0,
           popularity: popularity(
             lexicon.frequencies.weights[position], largest: lexicon.largestFrequency(of: kind)),
           isWordCompletion: !head.isEmpty, typos: distance + headTypos,
-          isExact: head.isEmpty && distance + headTypos == 0 && word == typedText,
+          isExact: head.isEmpty && distance + headTypos == 0 && word.elementsEqual(typedKey),
           matchedRange: HighlightRange(utf8Offsets: min(markerOffset, end)..<end)),
         isAttested: head.isEmpty)
     }
 
     // Phrases: title word pairs, display names and sounds.
     guard marker == .query else { return }
-    let headKey = head.isEmpty ? [] : SuggestInput.joined(head) + [UInt8(ascii: " ")]
     if isFuzzy {
       let range = headKey.withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
       let matches = phrases.keys.typoMatches(
@@ -317,17 +352,17 @@ private struct SuggestionCollector {
       addPhrases(
         TermLexicon.best(
           of: matches, count: limit, maxima: phrases.weights, accepts: { _ in true }),
-        textPrefix: "", headTypos: headTypos)
+        textPrefix: [], headTypos: headTypos)
     } else {
       let whole = (headKey + last).withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
       addPhrases(
-        phrases.weights.best(in: [whole], count: limit).map { ($0, 0) }, textPrefix: "",
+        phrases.weights.best(in: [whole], count: limit).map { ($0, 0) }, textPrefix: [],
         headTypos: headTypos)
     }
     if head.count >= 2 {
       // The last pair of words, after the words before it.
       let pairHead = head[head.count - 1] + [UInt8(ascii: " ")]
-      let textPrefix = String(decoding: SuggestInput.joined(head.dropLast()), as: UTF8.self)
+      let textPrefix = SuggestInput.joined(head.dropLast())
       let range = pairHead.withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
       let isPair: (Int) -> Bool = { phrases.source(at: $0) == .titlePair }
       if isFuzzy {
@@ -349,79 +384,107 @@ private struct SuggestionCollector {
     }
   }
 
+  /// Adds the phrases at `positions`; a title pair's text follows `textPrefix` (words
+  /// joined by spaces) when that is not empty.
   private mutating func addPhrases(
-    _ positions: [(position: Int, distance: Int)], textPrefix: String, headTypos: Int
+    _ positions: [(position: Int, distance: Int)], textPrefix: [UInt8], headTypos: Int
   ) {
     for (position, distance) in positions {
       let source = phrases.source(at: position)
       let target = Int(phrases.targets[position])
-      let key = phrases.keys.string(position)
-      let text: String
+      let key = phrases.keys.key(position)
+      let start = text.count
       let kind: Suggestion.Kind
       switch source {
       case .titlePair:
-        text = textPrefix.isEmpty ? key : textPrefix + " " + key
+        if !textPrefix.isEmpty {
+          text += textPrefix
+          text.append(UInt8(ascii: " "))
+        }
+        text += key
         kind = .query
       case .displayName:
-        text = snapshot.users.displayNames.string(at: target)
+        text += snapshot.users.displayNames.utf8(at: target)
         kind = .user
       case .soundTitle:
-        text = snapshot.partition(.sound).titles.string(at: target)
+        text += snapshot.partition(.sound).titles.utf8(at: target)
         kind = .sound
       case .soundArtist:
-        text = snapshot.sounds.artists.string(at: target)
+        text += snapshot.sounds.artists.utf8(at: target)
         kind = .sound
       }
+      let range = start..<text.count
       let typos = distance + headTypos
       add(
         Candidate(
-          text: text, kind: kind,
+          kind: kind, text: range, hash: 0,
           popularity: popularity(
             phrases.weights.weights[position],
             largest: phrases.largestWeights[Int(source.rawValue)]),
-          typos: typos, isExact: typos == 0 && (textPrefix.isEmpty ? key : text) == typedText,
+          typos: typos,
+          isExact: typos == 0
+            && (textPrefix.isEmpty ? key.elementsEqual(typedKey) : text(range, equals: typedKey)),
           // A name's words are found only if it makes the final list (`ranked`).
-          matchedRange: source == .titlePair ? prefixRange(of: text) : nil),
+          matchedRange: source == .titlePair ? prefixRange(length: range.count) : nil),
         isAttested: true)
     }
+  }
+
+  /// Adds a past or recent search.
+  private mutating func addQuery(
+    _ query: String, popularity: Double, isTrending: Bool = false, recentRank: Int? = nil
+  ) {
+    let start = text.count
+    text += query.utf8
+    add(
+      Candidate(
+        kind: .query, text: start..<text.count, hash: 0, popularity: popularity,
+        isTrending: isTrending, recentRank: recentRank,
+        isExact: text(start..<text.count, equals: typedKey),
+        matchedRange: prefixRange(length: text.count - start)),
+      isAttested: true)
   }
 
   /// Adds the past searches of everyone that start with the typed text, and the user's
   /// recent ones.
   mutating func addPastSearches(analytics: QueryAnalytics, userID: String?, maximumRecent: Int) {
+    let typedText = String(decoding: typedKey, as: UTF8.self)
     for query in analytics.popularQueries(withPrefix: typedText, limit: limit) {
       // Searches are counted on another scale than documents: 100 decayed searches or
       // more count as fully popular.
-      add(
-        Candidate(
-          text: query.normalizedQuery, kind: .query,
-          popularity: min(1, log1p(query.count) / log1p(100)),
-          isTrending: analytics.isTrending(normalizedQuery: query.normalizedQuery),
-          isExact: query.normalizedQuery == typedText,
-          matchedRange: prefixRange(of: query.normalizedQuery)),
-        isAttested: true)
+      addQuery(
+        query.normalizedQuery, popularity: min(1, log1p(query.count) / log1p(100)),
+        isTrending: analytics.isTrending(normalizedQuery: query.normalizedQuery))
     }
     guard let userID, maximumRecent > 0 else { return }
     var rank = 0
     for recent in analytics.recentSearches(for: userID)
     where rank < maximumRecent && recent.normalizedQuery.hasPrefix(typedText) {
-      add(
-        Candidate(
-          text: recent.normalizedQuery, kind: .query, popularity: 1, recentRank: rank,
-          isExact: recent.normalizedQuery == typedText,
-          matchedRange: prefixRange(of: recent.normalizedQuery)),
-        isAttested: true)
+      addQuery(recent.normalizedQuery, popularity: 1, recentRank: rank)
       rank += 1
     }
+  }
+
+  /// The text of a hashtag or user candidate as a plain word would spell it: lowercased,
+  /// without its `#` or `@`.
+  private func nameAsWord(_ candidate: Candidate) -> [UInt8] {
+    var bytes = text[candidate.text]
+    if let first = bytes.first, first == UInt8(ascii: "#") || first == UInt8(ascii: "@") {
+      bytes = bytes.dropFirst()
+    }
+    guard bytes.allSatisfy({ $0 < 0x80 }) else {
+      return Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+    }
+    return bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
   }
 
   /// The candidates in the order of ``SuggestOptions``, at most `limit`.
   func ranked(options: SuggestOptions) -> [Suggestion] {
     // A word that repeats a hashtag or username without its marker adds nothing.
-    var names: Set<String> = []
-    for candidate in candidates.values where candidate.kind == .hashtag || candidate.kind == .user {
-      let text = candidate.text.lowercased()
-      names.insert(text.hasPrefix("#") || text.hasPrefix("@") ? String(text.dropFirst()) : text)
+    var names: [(hash: UInt64, word: [UInt8])] = []
+    for candidate in candidates where candidate.kind == .hashtag || candidate.kind == .user {
+      let word = nameAsWord(candidate)
+      names.append((Self.hash(word[...]), word))
     }
     let typoPenalty = Double(options.typoTolerance.factor(forDistance: 1))
     // At most 100, so that popularity stays below the exact and recent tiers.
@@ -429,10 +492,13 @@ private struct SuggestionCollector {
       options.trendingBoost.isFinite ? min(max(options.trendingBoost, 0), 100) : 2
     let wordFactor =
       options.wordCompletionFactor.isFinite ? min(max(options.wordCompletionFactor, 0), 1) : 0.5
-    var ranked: [Suggestion] = []
-    for candidate in candidates.values {
+    var scored: [(score: Double, candidate: Int)] = []
+    scored.reserveCapacity(candidates.count)
+    for (index, candidate) in candidates.enumerated() {
       if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
-        && names.contains(candidate.text)
+        && names.contains(where: {
+          $0.hash == candidate.hash && text(candidate.text, equals: $0.word)
+        })
       {
         continue
       }
@@ -444,24 +510,32 @@ private struct SuggestionCollector {
       // then the exact text.
       if candidate.isExact { score += 1_000 }
       if let rank = candidate.recentRank { score += 1_000_000 - Double(rank) * 1_000 }
-      ranked.append(
-        Suggestion(
-          text: candidate.text, kind: candidate.kind, matchedRange: candidate.matchedRange,
-          isTrending: candidate.isTrending, isRecent: candidate.recentRank != nil,
-          typos: candidate.typos, score: score))
+      scored.append((score, index))
     }
-    ranked.sort {
-      if $0.score != $1.score { return $0.score > $1.score }
-      if $0.kind != $1.kind { return $0.kind.rawValue < $1.kind.rawValue }
-      return $0.text < $1.text
+    // Ties: by kind (in the order of their names), then by the text's bytes.
+    text.withUnsafeBufferPointer { text in
+      scored.sort {
+        if $0.score != $1.score { return $0.score > $1.score }
+        let first = candidates[$0.candidate]
+        let second = candidates[$1.candidate]
+        if first.kind != second.kind { return first.kind.rawValue < second.kind.rawValue }
+        return SortedKeys.compare(
+          UnsafeBufferPointer(rebasing: text[first.text]),
+          UnsafeBufferPointer(rebasing: text[second.text])) < 0
+      }
     }
-    var result = Array(ranked.prefix(limit))
-    // Display names and sound titles: the typed words' span, by tokenizing the name (which
-    // can take tens of microseconds for a script with dictionary word breaks).
-    for index in result.indices where result[index].matchedRange == nil {
-      result[index].matchedRange = IndexSnapshot.matchedRange(
-        in: result[index].text, words: wordCount, workspace: workspace)
+    return scored.prefix(limit).map { score, index in
+      let candidate = candidates[index]
+      let suggestionText = String(decoding: text[candidate.text], as: UTF8.self)
+      // Display names and sound titles: the typed words' span, by tokenizing the name
+      // (which can take tens of microseconds for a script with dictionary word breaks).
+      let matchedRange =
+        candidate.matchedRange
+        ?? IndexSnapshot.matchedRange(in: suggestionText, words: wordCount, workspace: workspace)
+      return Suggestion(
+        text: suggestionText, kind: candidate.kind, matchedRange: matchedRange,
+        isTrending: candidate.isTrending, isRecent: candidate.recentRank != nil,
+        typos: candidate.typos, score: score)
     }
-    return result
   }
 }

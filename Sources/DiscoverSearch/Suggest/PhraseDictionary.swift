@@ -122,7 +122,8 @@ final class PhraseDictionary: Sendable {
     rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
       ($0, ByteMask(keys: $0.keys, in: keys))
     }
-    self.weights = RangeMaximum(weights: weights)
+    self.weights = RangeMaximum(
+      weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
     self.sources = Column(sources)
     self.targets = Column(targets)
     largestWeights = largest

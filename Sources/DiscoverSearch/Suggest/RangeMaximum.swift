@@ -12,14 +12,45 @@
 /// The range-maximum structure is a sparse table (Bender and Farach-Colton, "The LCA Problem
 /// Revisited", LATIN 2000) over blocks of ``blockSize`` weights, with the ends of a range
 /// scanned: about 4.5 bytes per weight instead of 4 · log n.
+///
+/// The ranges that lookups ask for most, and that cost most (the nodes of one- or two-letter
+/// prefixes, thousands of keys wide, whose range-maximum queries each touch cache lines far
+/// apart), can have their best ``cachedCount`` positions computed once: the precomputed
+/// top-k lists at trie nodes of Li et al. ("Efficient type-ahead search on relational data:
+/// a TASTIER approach", SIGMOD 2009), kept here only for wide nodes so that they cost a few
+/// hundred kilobytes.
 struct RangeMaximum: Sendable {
   /// Weights scanned directly at the ends of a range: a power of two.
   static let blockSize = 32
+  /// The length of a cached list of best positions.
+  static let cachedCount = 32
+  /// The fewest keys of a trie node whose best positions are worth caching: below it, a
+  /// range's weights span a few dozen cache lines at most.
+  static let cachedNodeSize = 512
   let weights: Column<UInt32>
   /// `levels[j][b]` is the position of the largest weight in blocks `b..<b + 2^j`.
   private let levels: [Column<UInt32>]
+  /// For a cached range (`lowerBound << 32 | upperBound`), where its best positions start in
+  /// ``cachedPositions``.
+  private var cachedStarts: [UInt64: UInt32] = [:]
+  /// The best ``cachedCount`` positions of each cached range, best first, back to back.
+  private var cachedPositions = Column<UInt32>([])
 
-  init(weights: [UInt32]) {
+  /// Builds the structure over `weights`, with the best positions of each of `cachedRanges`
+  /// (which should be wider than ``cachedCount``) computed now.
+  init(weights: [UInt32], cachedRanges: [Range<Int>] = []) {
+    self.init(weights: weights)
+    var positions: [UInt32] = []
+    var starts: [UInt64: UInt32] = [:]
+    for range in cachedRanges where range.count >= Self.cachedCount {
+      starts[Self.cacheKey(range)] = UInt32(positions.count)
+      positions += best(in: [range], count: Self.cachedCount).map { UInt32($0) }
+    }
+    cachedStarts = starts
+    cachedPositions = Column(positions)
+  }
+
+  private init(weights: [UInt32]) {
     self.weights = Column(weights)
     let blockCount = (weights.count + Self.blockSize - 1) / Self.blockSize
     var level: [UInt32] = (0..<blockCount).map { block in
@@ -45,7 +76,19 @@ struct RangeMaximum: Sendable {
     self.levels = levels
   }
 
-  var byteCount: Int { weights.byteCount + levels.reduce(0) { $0 + $1.byteCount } }
+  var byteCount: Int {
+    weights.byteCount + levels.reduce(0) { $0 + $1.byteCount } + cachedPositions.byteCount
+      + cachedStarts.capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<UInt32>.stride)
+  }
+
+  /// How many ranges have their best positions cached.
+  var cachedRangeCount: Int { cachedStarts.count }
+
+  @inline(__always)
+  private static func cacheKey(_ range: Range<Int>) -> UInt64 {
+    UInt64(truncatingIfNeeded: range.lowerBound) << 32
+      | UInt64(truncatingIfNeeded: range.upperBound)
+  }
 
   /// The position of the largest weight in `range` (the first of equal ones), which must
   /// not be empty.
@@ -92,6 +135,21 @@ struct RangeMaximum: Sendable {
     accepts: (Int) -> Bool = { _ in true }
   ) -> [Int] {
     guard count > 0 else { return [] }
+    if ranges.count == 1, count <= Self.cachedCount,
+      let start = cachedStarts[Self.cacheKey(ranges[0])]
+    {
+      // The cached list is the order the search below would inspect: the first `count`
+      // accepted of it are the answer, unless fewer than `count` are accepted.
+      var result: [Int] = []
+      result.reserveCapacity(count)
+      for offset in 0..<Self.cachedCount {
+        let position = Int(cachedPositions[Int(start) + offset])
+        if accepts(position) {
+          result.append(position)
+          if result.count == count { return result }
+        }
+      }
+    }
     var heap = RangeHeap(weights: weights)
     heap.reserve(ranges.count + 2 * min(count, inspectionLimit))
     for range in ranges where !range.isEmpty {

@@ -116,6 +116,9 @@ struct SortedKeys: Sendable {
   {
     let bucket = bucketRange(of: prefix)
     let range = range.map { $0.clamped(to: bucket) } ?? bucket
+    // A bucket holds exactly the keys that start with its one or two bytes (a one-byte key
+    // shares the bucket of its byte followed by 0).
+    if prefix.count == 1 || (prefix.count == 2 && prefix[1] != 0) { return range }
     // First key >= prefix.
     var low = range.lowerBound
     var high = range.upperBound
@@ -207,6 +210,22 @@ extension SortedKeys {
         unit: UnsafeBufferPointer(rebasing: key[depth..<(depth + length)]))
       result.append(Child(keys: index..<end, scalar: scalar, length: UInt8(length)))
       index = end
+    }
+    return result
+  }
+
+  /// The nodes of the trie, as ranges of keys, that hold at least `minimumSize` keys (the
+  /// root excepted), walked by character.
+  ///
+  /// - Complexity: O(c log n) for the c children of the nodes returned.
+  func nodes(minimumSize: Int) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var pending = [(range: 0..<count, depth: 0)]
+    while let (range, depth) = pending.popLast() {
+      for child in children(of: range, depth: depth) where child.keys.count >= minimumSize {
+        result.append(child.keys)
+        pending.append((child.keys, depth + Int(child.length)))
+      }
     }
     return result
   }

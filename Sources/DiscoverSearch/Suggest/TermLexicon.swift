@@ -74,7 +74,8 @@ final class TermLexicon: Sendable {
       }
     }
     keys = SortedKeys(bytes: Column(bytes), starts: Column(starts))
-    frequencies = RangeMaximum(weights: weights)
+    frequencies = RangeMaximum(
+      weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
     largestFrequencies = largest
     let keys = self.keys
     rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {

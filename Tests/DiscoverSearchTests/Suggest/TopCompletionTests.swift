@@ -1,0 +1,88 @@
+import Testing
+
+@testable import DiscoverSearch
+
+/// A deterministic pseudo-random sequence (SplitMix64, Steele et al. 2014) for test data.
+private struct SplitMix {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
+
+@Suite("Suggest: top-k completion over sorted keys")
+struct TopCompletionTests {
+  /// Random lowercase words of 1 to 6 letters from a small alphabet, so that prefixes of
+  /// one and two letters cover hundreds of keys.
+  static func words(count: Int, seed: UInt64) -> [[UInt8]] {
+    var random = SplitMix(state: seed)
+    var set: Set<[UInt8]> = []
+    while set.count < count {
+      let length = 1 + Int(random.next() % 6)
+      set.insert((0..<length).map { _ in UInt8(ascii: "a") + UInt8(random.next() % 5) })
+    }
+    return Array(set)
+  }
+
+  /// The best `count` positions of `range` by brute force: weight descending, then
+  /// position, among the first `inspectionLimit` of that order.
+  static func bruteForceBest(
+    _ weights: [UInt32], in range: Range<Int>, count: Int, inspectionLimit: Int = 256,
+    accepts: (Int) -> Bool
+  ) -> [Int] {
+    let order = range.sorted {
+      weights[$0] != weights[$1] ? weights[$0] > weights[$1] : $0 < $1
+    }
+    return Array(order.prefix(inspectionLimit).filter(accepts).prefix(count))
+  }
+
+  @Test func cachedNodesGiveTheSameBestPositionsAsTheSearch() {
+    let (keys, _) = SortedKeys.make(sorting: Self.words(count: 3_000, seed: 7))
+    var random = SplitMix(state: 11)
+    // Few distinct weights, so that ties are common and their order is tested too.
+    let weights = (0..<keys.count).map { _ in UInt32(random.next() % 50) }
+    let nodes = keys.nodes(minimumSize: 64)
+    #expect(!nodes.isEmpty)
+    let cached = RangeMaximum(weights: weights, cachedRanges: nodes)
+    let plain = RangeMaximum(weights: weights)
+    #expect(cached.cachedRangeCount == nodes.filter { $0.count >= RangeMaximum.cachedCount }.count)
+    let filters: [(Int) -> Bool] = [{ _ in true }, { $0 % 3 != 0 }, { $0 % 17 == 0 }]
+    for node in nodes {
+      for count in [1, 10, RangeMaximum.cachedCount, RangeMaximum.cachedCount + 5] {
+        for accepts in filters {
+          let expected = Self.bruteForceBest(weights, in: node, count: count, accepts: accepts)
+          #expect(cached.best(in: [node], count: count, accepts: accepts) == expected)
+          #expect(plain.best(in: [node], count: count, accepts: accepts) == expected)
+        }
+      }
+    }
+  }
+
+  @Test func nodesAreExactlyTheRangesOfTheirPrefixes() {
+    let words = Self.words(count: 2_000, seed: 3)
+    let (keys, _) = SortedKeys.make(sorting: words)
+    for node in keys.nodes(minimumSize: 16) {
+      // The node's prefix is the longest common prefix of its first and last keys.
+      let first = Array(keys.key(node.lowerBound))
+      let last = Array(keys.key(node.upperBound - 1))
+      let common = zip(first, last).prefix { $0 == $1 }.count
+      let prefix = Array(first.prefix(common))
+      let found = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
+      #expect(found == node, "prefix \(String(decoding: prefix, as: UTF8.self))")
+    }
+  }
+
+  @Test(arguments: ["", "a", "b", "ab", "ca", "e", "ee", "abc", "ba", "z", "az"])
+  func prefixRangesHoldExactlyTheKeysWithThePrefix(prefix: String) {
+    let words = Self.words(count: 1_500, seed: 5)
+    let (keys, _) = SortedKeys.make(sorting: words)
+    let bytes = Array(prefix.utf8)
+    let range = bytes.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
+    let expected = (0..<keys.count).filter { Array(keys.key($0)).starts(with: bytes) }
+    #expect(Array(range) == expected)
+  }
+}
