@@ -45,7 +45,8 @@ struct QueryExpansion {
       accepts: { position in
         let key = lexicon.keys.key(position)
         return key.count > typed.count && TermLexicon.kind(firstByte: key[0]) == kind
-      })
+      }
+    ).best
     for position in positions {
       append(
         Array(lexicon.keys.key(position)), to: term, in: &parsed,

@@ -150,6 +150,9 @@ private struct SuggestionCollector {
     var text: Range<Int>
     /// The hash of the text's bytes (``SuggestionCollector/hash(_:)``).
     var hash: UInt64
+    /// For a display name, its folded words joined by spaces, in
+    /// ``SuggestionCollector/text`` after the name: how a plain word would spell it.
+    var foldedName: Range<Int>? = nil
     /// 0...1, see ``SuggestOptions``.
     var popularity: Double
     /// ``SuggestOptions/wordCompletionFactor`` for a last word completed alone.
@@ -220,7 +223,7 @@ private struct SuggestionCollector {
     range.count == bytes.count && text[range].elementsEqual(bytes)
   }
 
-  /// Adds a candidate whose text is the bytes appended to ``text`` since `start`, or merges
+  /// Adds a candidate whose text (and folded name) are the last bytes of ``text``, or merges
   /// it into the candidate of the same kind and text.
   private mutating func add(_ candidate: Candidate, isAttested: Bool) {
     var candidate = candidate
@@ -235,7 +238,7 @@ private struct SuggestionCollector {
       if isAttested { attested += 1 }
       return
     }
-    text.removeSubrange(candidate.text)
+    text.removeSubrange(candidate.text.lowerBound...)
     var existing = candidates[index]
     existing.popularity = max(existing.popularity, candidate.popularity)
     existing.isWordCompletion = existing.isWordCompletion && candidate.isWordCompletion
@@ -311,13 +314,13 @@ private struct SuggestionCollector {
         if head.isEmpty && marker == .query {
           prefixes += [[UInt8(ascii: "#")] + last, [UInt8(ascii: "@")] + last]
         }
-        // The word as typed first: a cap on candidates must not hide it (typesense#1277).
-        if let exact = lexicon.position(of: last) { termMatches.append((exact, 0)) }
         for prefix in prefixes {
           let kind = TermLexicon.kind(firstByte: prefix[0])
-          termMatches += lexicon.completions(
-            of: prefix, count: limit, accepts: { head.isEmpty || self.kind(at: $0) == kind }
-          ).map { ($0, 0) }
+          let (exact, best) = lexicon.completions(
+            of: prefix, count: limit, accepts: { head.isEmpty || self.kind(at: $0) == kind })
+          // The word as typed first: a cap on candidates must not hide it (typesense#1277).
+          if prefix.count == last.count, let exact { termMatches.append((exact, 0)) }
+          termMatches += best.map { ($0, 0) }
         }
       }
     }
@@ -395,6 +398,7 @@ private struct SuggestionCollector {
       let key = phrases.keys.key(position)
       let start = text.count
       let kind: Suggestion.Kind
+      var foldedName: Range<Int>?
       switch source {
       case .titlePair:
         if !textPrefix.isEmpty {
@@ -406,6 +410,8 @@ private struct SuggestionCollector {
       case .displayName:
         text += snapshot.users.displayNames.utf8(at: target)
         kind = .user
+        foldedName = text.count..<(text.count + key.count)
+        text += key
       case .soundTitle:
         text += snapshot.partition(.sound).titles.utf8(at: target)
         kind = .sound
@@ -413,11 +419,11 @@ private struct SuggestionCollector {
         text += snapshot.sounds.artists.utf8(at: target)
         kind = .sound
       }
-      let range = start..<text.count
+      let range = start..<(foldedName?.lowerBound ?? text.count)
       let typos = distance + headTypos
       add(
         Candidate(
-          kind: kind, text: range, hash: 0,
+          kind: kind, text: range, hash: 0, foldedName: foldedName,
           popularity: popularity(
             phrases.weights.weights[position],
             largest: phrases.largestWeights[Int(source.rawValue)]),
@@ -465,26 +471,24 @@ private struct SuggestionCollector {
     }
   }
 
-  /// The text of a hashtag or user candidate as a plain word would spell it: lowercased,
-  /// without its `#` or `@`.
-  private func nameAsWord(_ candidate: Candidate) -> [UInt8] {
-    var bytes = text[candidate.text]
-    if let first = bytes.first, first == UInt8(ascii: "#") || first == UInt8(ascii: "@") {
-      bytes = bytes.dropFirst()
-    }
-    guard bytes.allSatisfy({ $0 < 0x80 }) else {
-      return Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-    }
-    return bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+  /// The bytes of a hashtag or user candidate as a plain word would spell them: a tag
+  /// without its `#` or `@`, a display name folded.
+  private func nameAsWord(_ candidate: Candidate) -> Range<Int> {
+    if let folded = candidate.foldedName { return folded }
+    let hasMarker =
+      candidate.text.first.map { text[$0] == UInt8(ascii: "#") || text[$0] == UInt8(ascii: "@") }
+      ?? false
+    return (candidate.text.lowerBound + (hasMarker ? 1 : 0))..<candidate.text.upperBound
   }
 
   /// The candidates in the order of ``SuggestOptions``, at most `limit`.
   func ranked(options: SuggestOptions) -> [Suggestion] {
-    // A word that repeats a hashtag or username without its marker adds nothing.
-    var names: [(hash: UInt64, word: [UInt8])] = []
+    // A word that repeats a hashtag or username without its marker, or a display name,
+    // adds nothing.
+    var names: [(hash: UInt64, word: Range<Int>)] = []
     for candidate in candidates where candidate.kind == .hashtag || candidate.kind == .user {
       let word = nameAsWord(candidate)
-      names.append((Self.hash(word[...]), word))
+      names.append((Self.hash(text[word]), word))
     }
     let typoPenalty = Double(options.typoTolerance.factor(forDistance: 1))
     // At most 100, so that popularity stays below the exact and recent tiers.
@@ -497,7 +501,7 @@ private struct SuggestionCollector {
     for (index, candidate) in candidates.enumerated() {
       if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
         && names.contains(where: {
-          $0.hash == candidate.hash && text(candidate.text, equals: $0.word)
+          $0.hash == candidate.hash && textEquals(candidate.text, $0.word)
         })
       {
         continue

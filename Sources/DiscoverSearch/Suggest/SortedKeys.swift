@@ -119,33 +119,38 @@ struct SortedKeys: Sendable {
     // A bucket holds exactly the keys that start with its one or two bytes (a one-byte key
     // shares the bucket of its byte followed by 0).
     if prefix.count == 1 || (prefix.count == 2 && prefix[1] != 0) { return range }
-    // First key >= prefix.
+    let first = firstKey(notBelow: prefix, in: range)
+    // The keys with the prefix end where galloping from the first finds one without it
+    // (``endOfChild(from:upTo:depth:unit:)``): the few keys of a long prefix sit next to
+    // each other, so they cost a few comparisons in the same cache lines.
+    guard first < range.upperBound else { return first..<first }
+    let candidate = key(first)
+    guard candidate.count >= prefix.count,
+      Self.compare(UnsafeBufferPointer(rebasing: candidate[0..<prefix.count]), prefix) == 0
+    else { return first..<first }
+    return first..<endOfChild(from: first, upTo: range.upperBound, depth: 0, unit: prefix)
+  }
+
+  /// The first key of `range` that is not below `prefix` in byte order.
+  @inline(__always)
+  private func firstKey(notBelow prefix: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
     var low = range.lowerBound
     var high = range.upperBound
     while low < high {
       let middle = (low + high) >> 1
       if Self.compare(key(middle), prefix) < 0 { low = middle + 1 } else { high = middle }
     }
-    let first = low
-    // First key whose first prefix.count bytes exceed the prefix.
-    high = range.upperBound
-    while low < high {
-      let middle = (low + high) >> 1
-      let candidate = key(middle)
-      let head = UnsafeBufferPointer(
-        rebasing: candidate[0..<min(candidate.count, prefix.count)])
-      if Self.compare(head, prefix) <= 0 { low = middle + 1 } else { high = middle }
-    }
-    return first..<low
+    return low
   }
 
   /// The index of a key equal to `key`, if there is one.
   ///
   /// - Complexity: O(log n) key comparisons.
   func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let found = range(withPrefix: key)
-    guard !found.isEmpty, self.key(found.lowerBound).count == key.count else { return nil }
-    return found.lowerBound
+    let bucket = bucketRange(of: key)
+    let found = firstKey(notBelow: key, in: bucket)
+    guard found < bucket.upperBound, Self.compare(self.key(found), key) == 0 else { return nil }
+    return found
   }
 
   /// The end of the child that starts at `start`: the first key in `start..<end` whose

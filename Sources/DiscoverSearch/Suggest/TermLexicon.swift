@@ -121,14 +121,17 @@ final class TermLexicon: Sendable {
     term.withUnsafeBufferPointer { keys.index(of: $0) }
   }
 
-  /// The most frequent terms that start with `prefix`, most frequent first.
+  /// The most frequent terms that start with `prefix`, most frequent first, and the
+  /// position of `prefix` itself if it is a term (found on the way).
   ///
   /// - Complexity: O(log t + k log k) for k results.
   func completions(of prefix: [UInt8], count: Int, accepts: (Int) -> Bool = { _ in true })
-    -> [Int]
+    -> (exact: Int?, best: [Int])
   {
     let range = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
-    return frequencies.best(in: [range], count: count, accepts: accepts)
+    // A key equal to the prefix sorts first among the keys that start with it.
+    let exact = range.first.flatMap { keys.key($0).count == prefix.count ? $0 : nil }
+    return (exact, frequencies.best(in: [range], count: count, accepts: accepts))
   }
 
   /// The terms within the typo budget of `word`: each position once, with its fewest
