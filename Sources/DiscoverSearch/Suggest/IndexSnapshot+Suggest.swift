@@ -172,6 +172,14 @@ private struct SuggestionCollector {
   let tolerance: TypoTolerance
   let lexicon: TermLexicon
   let phrases: PhraseDictionary
+  /// The texts phrases complete toward.
+  let displayNames: StringColumn
+  let soundTitles: StringColumn
+  let soundArtists: StringColumn
+  /// `log1p` of the largest weight of each kind of term and each phrase source: the
+  /// denominators of ``popularity(_:largestLogarithm:)``.
+  let largestTermLogarithms: (word: Double, hashtag: Double, mention: Double)
+  let largestPhraseLogarithms: [Double]
   let limit: Int
   /// How many words were typed.
   let wordCount: Int
@@ -185,6 +193,20 @@ private struct SuggestionCollector {
   /// Candidates known to follow the earlier words: all of them for one word, phrases and
   /// past searches for more.
   private(set) var attested = 0
+  /// A hash table of ``candidates`` by kind and text: each holds a candidate's index + 1,
+  /// or 0 when free; a power of two, at most half full.
+  private var slots = [Int32](repeating: 0, count: 128)
+
+  /// Doubles ``slots`` and places the candidates again.
+  private mutating func growSlots() {
+    slots = [Int32](repeating: 0, count: slots.count * 2)
+    let mask = slots.count - 1
+    for (index, candidate) in candidates.enumerated() {
+      var slot = Int(truncatingIfNeeded: candidate.hash) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(index + 1)
+    }
+  }
 
   init(
     snapshot: IndexSnapshot, structures: (lexicon: TermLexicon, phrases: PhraseDictionary),
@@ -196,6 +218,15 @@ private struct SuggestionCollector {
     self.tolerance = tolerance
     lexicon = structures.lexicon
     phrases = structures.phrases
+    displayNames = snapshot.users.displayNames
+    soundTitles = snapshot.partition(.sound).titles
+    soundArtists = snapshot.sounds.artists
+    let largest = lexicon.largestFrequencies
+    largestTermLogarithms = (
+      Self.logarithm(max(largest.word, 1)), Self.logarithm(max(largest.hashtag, 1)),
+      Self.logarithm(max(largest.mention, 1))
+    )
+    largestPhraseLogarithms = phrases.largestWeights.map { Self.logarithm(max($0, 1)) }
     self.limit = limit
     self.wordCount = wordCount
     self.typedKey = typedKey
@@ -213,6 +244,23 @@ private struct SuggestionCollector {
     return hash
   }
 
+  /// ``hash(_:)`` of `bytes` without their spaces.
+  private static func spacelessHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes where byte != UInt8(ascii: " ") {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return hash
+  }
+
+  /// Whether the bytes of `first` and `second` in ``text`` are equal once their spaces are
+  /// left out.
+  private func spacelessEquals(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
+    let space = UInt8(ascii: " ")
+    return text[first].lazy.filter { $0 != space }.elementsEqual(
+      text[second].lazy.filter { $0 != space })
+  }
+
   /// Whether the bytes of `first` and `second` in ``text`` are equal.
   private func textEquals(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
     first.count == second.count && text[first].elementsEqual(text[second])
@@ -228,12 +276,24 @@ private struct SuggestionCollector {
   private mutating func add(_ candidate: Candidate, isAttested: Bool) {
     var candidate = candidate
     candidate.hash = Self.hash(text[candidate.text])
-    guard
-      let index = candidates.firstIndex(where: {
-        $0.hash == candidate.hash && $0.kind == candidate.kind
-          && textEquals($0.text, candidate.text)
-      })
-    else {
+    if candidates.count * 2 >= slots.count { growSlots() }
+    // Open addressing with linear probing (Knuth, TAOCP vol. 3, 6.4, algorithm L).
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: candidate.hash) & mask
+    var found: Int?
+    while slots[slot] != 0 {
+      let index = Int(slots[slot]) - 1
+      let existing = candidates[index]
+      if existing.hash == candidate.hash && existing.kind == candidate.kind
+        && textEquals(existing.text, candidate.text)
+      {
+        found = index
+        break
+      }
+      slot = (slot + 1) & mask
+    }
+    guard let index = found else {
+      slots[slot] = Int32(candidates.count + 1)
       candidates.append(candidate)
       if isAttested { attested += 1 }
       return
@@ -251,18 +311,32 @@ private struct SuggestionCollector {
     candidates[index] = existing
   }
 
-  private func popularity(_ weight: UInt32, largest: UInt32) -> Double {
-    log1p(Double(weight)) / log1p(Double(max(largest, 1)))
+  /// `log1p` of the weights most entries have, computed once: dozens of candidates a
+  /// keystroke each took a logarithm.
+  private static let smallLogarithms = (0..<4_096).map { log1p(Double($0)) }
+
+  @inline(__always)
+  private static func logarithm(_ value: UInt32) -> Double {
+    value < 4_096 ? smallLogarithms[Int(value)] : log1p(Double(value))
+  }
+
+  /// A weight on its source's scale: 1 for the source's largest weight.
+  private func popularity(_ weight: UInt32, largestLogarithm: Double) -> Double {
+    Self.logarithm(weight) / largestLogarithm
+  }
+
+  /// The `log1p` of the largest frequency of terms of `kind`.
+  private func largestLogarithm(of kind: Suggestion.Kind) -> Double {
+    switch kind {
+    case .hashtag: largestTermLogarithms.hashtag
+    case .user: largestTermLogarithms.mention
+    default: largestTermLogarithms.word
+    }
   }
 
   /// The range of a text of `length` bytes that starts with the typed key.
   private func prefixRange(length: Int) -> HighlightRange {
     HighlightRange(utf8Offsets: 0..<min(typedKey.count, length))
-  }
-
-  /// The kind of the term at `position` of the lexicon.
-  private func kind(at position: Int) -> Suggestion.Kind {
-    TermLexicon.kind(firstByte: lexicon.keys.key(position).first ?? 0)
   }
 
   /// Each earlier word replaced by its best correction when that is more frequent, with
@@ -278,12 +352,15 @@ private struct SuggestionCollector {
         tolerance.budget(for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }), 1)
       guard budget > 0 else { continue }
       let kind = TermLexicon.kind(firstByte: first)
+      let lexicon = self.lexicon
       let typedFrequency = lexicon.position(of: word).map { lexicon.frequencies.weights[$0] } ?? 0
       // A word this frequent was meant as typed: no walk to look for a better one.
       guard Int(typedFrequency) < tolerance.frequentWordCount,
         let best = lexicon.corrections(
           of: word, maximumDistance: budget, isPrefix: false, count: 1, tolerance: tolerance,
-          accepts: { self.kind(at: $0) == kind && lexicon.frequencies.weights[$0] > typedFrequency }
+          accepts: {
+            lexicon.kind(at: $0) == kind && lexicon.frequencies.weights[$0] > typedFrequency
+          }
         ).first
       else { continue }
       result[index] = Array(lexicon.keys.key(best.position))
@@ -302,13 +379,14 @@ private struct SuggestionCollector {
 
     // Words, hashtags and usernames; after earlier words only if the index has them all
     // (a completion after an unknown word leads nowhere).
+    let lexicon = self.lexicon
     var termMatches: [(position: Int, distance: Int)] = []
     if !last.isEmpty && head.allSatisfy({ lexicon.position(of: $0) != nil }) {
       let kind = TermLexicon.kind(firstByte: last[0])
       if isFuzzy {
         termMatches = lexicon.corrections(
           of: last, maximumDistance: budget, isPrefix: true, count: limit,
-          tolerance: tolerance, accepts: { self.kind(at: $0) == kind })
+          tolerance: tolerance, accepts: { lexicon.kind(at: $0) == kind })
       } else {
         var prefixes = [last]
         if head.isEmpty && marker == .query {
@@ -317,7 +395,7 @@ private struct SuggestionCollector {
         for prefix in prefixes {
           let kind = TermLexicon.kind(firstByte: prefix[0])
           let (exact, best) = lexicon.completions(
-            of: prefix, count: limit, accepts: { head.isEmpty || self.kind(at: $0) == kind })
+            of: prefix, count: limit, accepts: { head.isEmpty || lexicon.kind(at: $0) == kind })
           // The word as typed first: a cap on candidates must not hide it (typesense#1277).
           if prefix.count == last.count, let exact { termMatches.append((exact, 0)) }
           termMatches += best.map { ($0, 0) }
@@ -325,7 +403,7 @@ private struct SuggestionCollector {
       }
     }
     for (position, distance) in termMatches {
-      let kind = self.kind(at: position)
+      let kind = lexicon.kind(at: position)
       let word = lexicon.keys.key(position)
       let start = text.count
       text += headKey
@@ -337,7 +415,7 @@ private struct SuggestionCollector {
         Candidate(
           kind: kind, text: start..<text.count, hash: 0,
           popularity: popularity(
-            lexicon.frequencies.weights[position], largest: lexicon.largestFrequency(of: kind)),
+            lexicon.frequencies.weights[position], largestLogarithm: largestLogarithm(of: kind)),
           isWordCompletion: !head.isEmpty, typos: distance + headTypos,
           isExact: head.isEmpty && distance + headTypos == 0 && word.elementsEqual(typedKey),
           matchedRange: HighlightRange(utf8Offsets: min(markerOffset, end)..<end)),
@@ -408,15 +486,15 @@ private struct SuggestionCollector {
         text += key
         kind = .query
       case .displayName:
-        text += snapshot.users.displayNames.utf8(at: target)
+        text += displayNames.utf8(at: target)
         kind = .user
         foldedName = text.count..<(text.count + key.count)
         text += key
       case .soundTitle:
-        text += snapshot.partition(.sound).titles.utf8(at: target)
+        text += soundTitles.utf8(at: target)
         kind = .sound
       case .soundArtist:
-        text += snapshot.sounds.artists.utf8(at: target)
+        text += soundArtists.utf8(at: target)
         kind = .sound
       }
       let range = start..<(foldedName?.lowerBound ?? text.count)
@@ -426,7 +504,7 @@ private struct SuggestionCollector {
           kind: kind, text: range, hash: 0, foldedName: foldedName,
           popularity: popularity(
             phrases.weights.weights[position],
-            largest: phrases.largestWeights[Int(source.rawValue)]),
+            largestLogarithm: largestPhraseLogarithms[Int(source.rawValue)]),
           typos: typos,
           isExact: typos == 0
             && (textPrefix.isEmpty ? key.elementsEqual(typedKey) : text(range, equals: typedKey)),
@@ -472,7 +550,7 @@ private struct SuggestionCollector {
   }
 
   /// The bytes of a hashtag or user candidate as a plain word would spell them: a tag
-  /// without its `#` or `@`, a display name folded.
+  /// without its `#` or `@`, a display name folded (its words joined by spaces).
   private func nameAsWord(_ candidate: Candidate) -> Range<Int> {
     if let folded = candidate.foldedName { return folded }
     let hasMarker =
@@ -483,12 +561,14 @@ private struct SuggestionCollector {
 
   /// The candidates in the order of ``SuggestOptions``, at most `limit`.
   func ranked(options: SuggestOptions) -> [Suggestion] {
-    // A word that repeats a hashtag or username without its marker, or a display name,
-    // adds nothing.
+    // A word or phrase that spells a hashtag or username without its marker, or a display
+    // name folded, adds nothing. Spaces are left out of the comparison: a name's words are
+    // split by the tokenizer (Chinese and Japanese by a dictionary), a typed phrase by the
+    // user.
     var names: [(hash: UInt64, word: Range<Int>)] = []
     for candidate in candidates where candidate.kind == .hashtag || candidate.kind == .user {
       let word = nameAsWord(candidate)
-      names.append((Self.hash(text[word]), word))
+      names.append((Self.spacelessHash(text[word]), word))
     }
     let typoPenalty = Double(options.typoTolerance.factor(forDistance: 1))
     // At most 100, so that popularity stays below the exact and recent tiers.
@@ -496,15 +576,16 @@ private struct SuggestionCollector {
       options.trendingBoost.isFinite ? min(max(options.trendingBoost, 0), 100) : 2
     let wordFactor =
       options.wordCompletionFactor.isFinite ? min(max(options.wordCompletionFactor, 0), 1) : 0.5
-    var scored: [(score: Double, candidate: Int)] = []
+    var scored: [(score: Double, kindOrder: Int, candidate: Int)] = []
     scored.reserveCapacity(candidates.count)
     for (index, candidate) in candidates.enumerated() {
       if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
-        && names.contains(where: {
-          $0.hash == candidate.hash && textEquals(candidate.text, $0.word)
-        })
+        && !names.isEmpty
       {
-        continue
+        let hash = Self.spacelessHash(text[candidate.text])
+        if names.contains(where: { $0.hash == hash && spacelessEquals(candidate.text, $0.word) }) {
+          continue
+        }
       }
       var score = candidate.popularity
       if candidate.isWordCompletion { score *= wordFactor }
@@ -514,21 +595,21 @@ private struct SuggestionCollector {
       // then the exact text.
       if candidate.isExact { score += 1_000 }
       if let rank = candidate.recentRank { score += 1_000_000 - Double(rank) * 1_000 }
-      scored.append((score, index))
+      scored.append((score, candidate.kind.tieOrder, index))
     }
-    // Ties: by kind (in the order of their names), then by the text's bytes.
-    text.withUnsafeBufferPointer { text in
-      scored.sort {
-        if $0.score != $1.score { return $0.score > $1.score }
-        let first = candidates[$0.candidate]
-        let second = candidates[$1.candidate]
-        if first.kind != second.kind { return first.kind.rawValue < second.kind.rawValue }
-        return SortedKeys.compare(
-          UnsafeBufferPointer(rebasing: text[first.text]),
-          UnsafeBufferPointer(rebasing: text[second.text])) < 0
+    // Ties: by kind, then by the text's bytes.
+    candidates.withUnsafeBufferPointer { candidates in
+      text.withUnsafeBufferPointer { text in
+        scored.sort {
+          if $0.score != $1.score { return $0.score > $1.score }
+          if $0.kindOrder != $1.kindOrder { return $0.kindOrder < $1.kindOrder }
+          return SortedKeys.compare(
+            UnsafeBufferPointer(rebasing: text[candidates[$0.candidate].text]),
+            UnsafeBufferPointer(rebasing: text[candidates[$1.candidate].text])) < 0
+        }
       }
     }
-    return scored.prefix(limit).map { score, index in
+    return scored.prefix(limit).map { score, _, index in
       let candidate = candidates[index]
       let suggestionText = String(decoding: text[candidate.text], as: UTF8.self)
       // Display names and sound titles: the typed words' span, by tokenizing the name
@@ -540,6 +621,19 @@ private struct SuggestionCollector {
         text: suggestionText, kind: candidate.kind, matchedRange: matchedRange,
         isTrending: candidate.isTrending, isRecent: candidate.recentRank != nil,
         typos: candidate.typos, score: score)
+    }
+  }
+}
+
+extension Suggestion.Kind {
+  /// The order of kinds between suggestions of equal score: by name (hashtag, query, sound,
+  /// user).
+  fileprivate var tieOrder: Int {
+    switch self {
+    case .hashtag: 0
+    case .query: 1
+    case .sound: 2
+    case .user: 3
     }
   }
 }

@@ -15,10 +15,9 @@
 ///
 /// The ranges that lookups ask for most, and that cost most (the nodes of one- or two-letter
 /// prefixes, thousands of keys wide, whose range-maximum queries each touch cache lines far
-/// apart), can have their best ``cachedCount`` positions computed once: the precomputed
-/// top-k lists at trie nodes of Li et al. ("Efficient type-ahead search on relational data:
-/// a TASTIER approach", SIGMOD 2009), kept here only for wide nodes so that they cost a few
-/// hundred kilobytes.
+/// apart), can have their best ``cachedCount`` positions computed once: the per-node top-k
+/// lists that completion tries commonly store at every node, kept here only for wide nodes
+/// so that they cost a few hundred kilobytes.
 struct RangeMaximum: Sendable {
   /// Weights scanned directly at the ends of a range: a power of two.
   static let blockSize = 32
@@ -27,6 +26,8 @@ struct RangeMaximum: Sendable {
   /// The fewest keys of a trie node whose best positions are worth caching: below it, a
   /// range's weights span a few dozen cache lines at most.
   static let cachedNodeSize = 512
+  /// The longest range whose best positions are found by reading all its weights.
+  static let scannedRangeLimit = 256
   let weights: Column<UInt32>
   /// `levels[j][b]` is the position of the largest weight in blocks `b..<b + 2^j`.
   private let levels: [Column<UInt32>]
@@ -117,6 +118,29 @@ struct RangeMaximum: Sendable {
     return best
   }
 
+  /// The best positions of `range` by one pass over its weights, for a range no longer
+  /// than the inspection limit (so that the result is the one ``best(in:count:inspectionLimit:accepts:)``
+  /// gives): a few hundred weights side by side read faster than the scattered blocks of
+  /// twenty range-maximum queries.
+  ///
+  /// `accepts` is asked only of positions that would enter the current top `count`.
+  private func scanBest(in range: Range<Int>, count: Int, accepts: (Int) -> Bool) -> [Int] {
+    // Sorted best first; ties keep the earlier position, which the scan meets first.
+    var result: [Int] = []
+    result.reserveCapacity(count + 1)
+    let weights = self.weights
+    for position in range {
+      let weight = weights[position]
+      if result.count == count && weight <= weights[result[count - 1]] { continue }
+      guard accepts(position) else { continue }
+      var slot = result.count
+      while slot > 0 && weights[result[slot - 1]] < weight { slot -= 1 }
+      result.insert(position, at: slot)
+      if result.count > count { result.removeLast() }
+    }
+    return result
+  }
+
   /// The best positions of `ranges` by weight, best first, that `accepts` keeps.
   ///
   /// Ties go to the earlier position. Overlapping ranges are fine: a position is reported
@@ -149,6 +173,9 @@ struct RangeMaximum: Sendable {
           if result.count == count { return result }
         }
       }
+    }
+    if ranges.count == 1 && ranges[0].count <= min(inspectionLimit, Self.scannedRangeLimit) {
+      return scanBest(in: ranges[0], count: count, accepts: accepts)
     }
     var heap = RangeHeap(weights: weights)
     heap.reserve(ranges.count + 2 * min(count, inspectionLimit))

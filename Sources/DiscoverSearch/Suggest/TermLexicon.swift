@@ -101,13 +101,10 @@ final class TermLexicon: Sendable {
     }
   }
 
-  /// The largest frequency of terms of `kind`.
-  func largestFrequency(of kind: Suggestion.Kind) -> UInt32 {
-    switch kind {
-    case .hashtag: largestFrequencies.hashtag
-    case .user: largestFrequencies.mention
-    default: largestFrequencies.word
-    }
+  /// The kind of the term at `position`.
+  @inline(__always)
+  func kind(at position: Int) -> Suggestion.Kind {
+    Self.kind(firstByte: keys.key(position).first ?? 0)
   }
 
   var byteCount: Int {

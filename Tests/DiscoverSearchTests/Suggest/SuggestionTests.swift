@@ -53,6 +53,25 @@ struct SuggestionTests {
     #expect(dance < dancer && dancer < dancing, "\(words)")
   }
 
+  @Test func aWordThatSpellsANameGivesWayToTheName() throws {
+    var documents = (0..<6).map { Fixtures.video("v\($0)", "dancequeen mykingdom \($0)") }
+    documents += [
+      Fixtures.video("t", "weekend", hashtags: ["MyKingdom"]),
+      Fixtures.user("u1", "dq", displayName: "Dance Queen"),
+    ]
+    let index = try DiscoverIndex.build(from: documents)
+    // The display name, folded and without its space, spells the word "dancequeen".
+    let dance = try index.suggestions(forPrefix: "danc", limit: 10)
+    #expect(dance.contains { $0.text == "Dance Queen" && $0.kind == .user }, "\(dance)")
+    #expect(!dance.contains { $0.text == "dancequeen" }, "\(dance)")
+    // The hashtag without its marker spells the word "mykingdom".
+    let kingdom = try index.suggestions(forPrefix: "myk", limit: 10)
+    #expect(kingdom.contains { $0.text == "#mykingdom" && $0.kind == .hashtag }, "\(kingdom)")
+    #expect(!kingdom.contains { $0.text == "mykingdom" }, "\(kingdom)")
+    // Typed whole, the word stays: the exact text is never hidden.
+    #expect(try index.suggestions(forPrefix: "dancequeen").first?.text == "dancequeen")
+  }
+
   @Test func markersRestrictTheKind() throws {
     let index = try Self.corpus()
     let hashtags = try index.suggestions(forPrefix: "#danc")

@@ -62,6 +62,26 @@ struct TopCompletionTests {
     }
   }
 
+  @Test func anyRangeGivesTheBruteForceBest() {
+    var random = SplitMix(state: 19)
+    let weights = (0..<5_000).map { _ in UInt32(random.next() % 200) }
+    let maximum = RangeMaximum(weights: weights)
+    let filters: [(Int) -> Bool] = [{ _ in true }, { $0 % 2 == 0 }, { $0 % 29 == 0 }]
+    // Ranges read whole, ranges searched by range maxima, and the boundary between them.
+    for length in [1, 2, 31, 33, 255, 256, 257, 600, 4_000] {
+      let start = Int(random.next() % UInt64(weights.count - length + 1))
+      let range = start..<(start + length)
+      for count in [1, 10, 100] {
+        for accepts in filters {
+          #expect(
+            maximum.best(in: [range], count: count, accepts: accepts)
+              == Self.bruteForceBest(weights, in: range, count: count, accepts: accepts),
+            "range \(range), count \(count)")
+        }
+      }
+    }
+  }
+
   @Test func nodesAreExactlyTheRangesOfTheirPrefixes() {
     let words = Self.words(count: 2_000, seed: 3)
     let (keys, _) = SortedKeys.make(sorting: words)
@@ -73,6 +93,35 @@ struct TopCompletionTests {
       let prefix = Array(first.prefix(common))
       let found = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
       #expect(found == node, "prefix \(String(decoding: prefix, as: UTF8.self))")
+    }
+  }
+
+  @Test func longKeysThatShareTheirFirstEightBytesAreFoundByPrefixAndWhole() {
+    // Words over a two-letter alphabet after long shared stems: many keys tie on the eight
+    // bytes the sampled heads hold.
+    var random = SplitMix(state: 23)
+    var set: Set<[UInt8]> = []
+    for stem in ["dancechallenge", "dancecha", "danceparty", "dance", "ダンスチャレンジ"] {
+      for _ in 0..<300 {
+        let tail = (0..<Int(random.next() % 5)).map { _ in
+          UInt8(ascii: "a") + UInt8(random.next() % 2)
+        }
+        set.insert(Array(stem.utf8) + tail)
+      }
+    }
+    let words = Array(set)
+    let (keys, _) = SortedKeys.make(sorting: words)
+    var prefixes: Set<[UInt8]> = []
+    for word in words {
+      for length in 1...word.count { prefixes.insert(Array(word.prefix(length))) }
+      prefixes.insert(word + [UInt8(ascii: "b")])
+    }
+    for prefix in prefixes {
+      let range = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
+      let expected = (0..<keys.count).filter { Array(keys.key($0)).starts(with: prefix) }
+      #expect(Array(range) == expected, "prefix \(prefix)")
+      let index = prefix.withUnsafeBufferPointer { keys.index(of: $0) }
+      #expect(index.map { Array(keys.key($0)) } == (set.contains(prefix) ? prefix : nil))
     }
   }
 
