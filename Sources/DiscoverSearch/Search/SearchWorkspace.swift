@@ -16,6 +16,10 @@ final class SearchWorkspace: @unchecked Sendable {
   /// Analyzes the query as a name field would be, for exact matches.
   var fieldTokenizer = Tokenizer(mode: .document)
   let fieldStream = TokenStream()
+  /// The buffers of a suggestion request, kept for the next one.
+  var suggestionText: [UInt8] = []
+  var suggestionCandidates: [SuggestionCandidate] = []
+  var suggestionSlots: [Int32] = []
 }
 
 /// A stack of idle ``SearchWorkspace``s.

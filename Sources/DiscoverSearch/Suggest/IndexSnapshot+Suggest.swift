@@ -116,7 +116,9 @@ extension IndexSnapshot {
         }
       }
     }
-    return collector.ranked(options: options)
+    let ranked = collector.ranked(options: options)
+    collector.releaseBuffers()
+    return ranked
   }
 
   /// The UTF-8 range of `text` from its first word to the end of its `words`-th word.
@@ -138,33 +140,35 @@ extension IndexSnapshot {
   }
 }
 
+/// A suggestion before ranking, its text in the collector's buffer.
+struct SuggestionCandidate {
+  var kind: Suggestion.Kind
+  /// Where the text's bytes are in the collector's text buffer.
+  var text: Range<Int>
+  /// The hash of the text's bytes (64-bit FNV-1a).
+  var hash: UInt64
+  /// For a display name, its folded words joined by spaces, in
+  /// the collector's text buffer after the name: how a plain word would spell it.
+  var foldedName: Range<Int>? = nil
+  /// 0...1, see ``SuggestOptions``.
+  var popularity: Double
+  /// ``SuggestOptions/wordCompletionFactor`` for a last word completed alone.
+  var isWordCompletion = false
+  var typos = 0
+  var isTrending = false
+  /// The position in the user's recent searches, most recent 0.
+  var recentRank: Int?
+  var isExact = false
+  /// `nil` for a name whose matched words are found only if it is returned (`ranked`).
+  var matchedRange: HighlightRange?
+}
+
 /// Gathers suggestion candidates from every source and ranks them (``SuggestOptions``).
 ///
 /// Candidates keep their text as bytes in one buffer, found again by a hash of those bytes;
 /// strings are made only for the suggestions returned.
 private struct SuggestionCollector {
-  /// A suggestion before ranking.
-  struct Candidate {
-    var kind: Suggestion.Kind
-    /// Where the text's bytes are in ``SuggestionCollector/text``.
-    var text: Range<Int>
-    /// The hash of the text's bytes (``SuggestionCollector/hash(_:)``).
-    var hash: UInt64
-    /// For a display name, its folded words joined by spaces, in
-    /// ``SuggestionCollector/text`` after the name: how a plain word would spell it.
-    var foldedName: Range<Int>? = nil
-    /// 0...1, see ``SuggestOptions``.
-    var popularity: Double
-    /// ``SuggestOptions/wordCompletionFactor`` for a last word completed alone.
-    var isWordCompletion = false
-    var typos = 0
-    var isTrending = false
-    /// The position in the user's recent searches, most recent 0.
-    var recentRank: Int?
-    var isExact = false
-    /// `nil` for a name whose matched words are found only if it is returned (`ranked`).
-    var matchedRange: HighlightRange?
-  }
+  typealias Candidate = SuggestionCandidate
 
   let snapshot: IndexSnapshot
   /// Its tokenizer finds the words of display names and sound titles.
@@ -176,10 +180,6 @@ private struct SuggestionCollector {
   let displayNames: StringColumn
   let soundTitles: StringColumn
   let soundArtists: StringColumn
-  /// `log1p` of the largest weight of each kind of term and each phrase source: the
-  /// denominators of ``popularity(_:largestLogarithm:)``.
-  let largestTermLogarithms: (word: Double, hashtag: Double, mention: Double)
-  let largestPhraseLogarithms: [Double]
   let limit: Int
   /// How many words were typed.
   let wordCount: Int
@@ -195,7 +195,7 @@ private struct SuggestionCollector {
   private(set) var attested = 0
   /// A hash table of ``candidates`` by kind and text: each holds a candidate's index + 1,
   /// or 0 when free; a power of two, at most half full.
-  private var slots = [Int32](repeating: 0, count: 128)
+  private var slots: [Int32] = []
 
   /// Doubles ``slots`` and places the candidates again.
   private mutating func growSlots() {
@@ -221,17 +221,27 @@ private struct SuggestionCollector {
     displayNames = snapshot.users.displayNames
     soundTitles = snapshot.partition(.sound).titles
     soundArtists = snapshot.sounds.artists
-    let largest = lexicon.largestFrequencies
-    largestTermLogarithms = (
-      Self.logarithm(max(largest.word, 1)), Self.logarithm(max(largest.hashtag, 1)),
-      Self.logarithm(max(largest.mention, 1))
-    )
-    largestPhraseLogarithms = phrases.largestWeights.map { Self.logarithm(max($0, 1)) }
     self.limit = limit
     self.wordCount = wordCount
     self.typedKey = typedKey
-    text.reserveCapacity(1024)
-    candidates.reserveCapacity(4 * limit)
+    // The buffers of the workspace's previous request, emptied.
+    swap(&text, &workspace.suggestionText)
+    swap(&candidates, &workspace.suggestionCandidates)
+    swap(&slots, &workspace.suggestionSlots)
+    text.removeAll(keepingCapacity: true)
+    candidates.removeAll(keepingCapacity: true)
+    if slots.count < 128 {
+      slots = [Int32](repeating: 0, count: 128)
+    } else {
+      slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
+  }
+
+  /// Gives the buffers back to the workspace for its next request.
+  mutating func releaseBuffers() {
+    swap(&text, &workspace.suggestionText)
+    swap(&candidates, &workspace.suggestionCandidates)
+    swap(&slots, &workspace.suggestionSlots)
   }
 
   var count: Int { candidates.count }
@@ -239,18 +249,22 @@ private struct SuggestionCollector {
   /// 64-bit FNV-1a (Fowler, Noll and Vo) of `bytes`: a few candidates' texts are compared,
   /// so a simple hash that needs no seed will do.
   private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
+    bytes.withUnsafeBufferPointer { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return hash
+    }
   }
 
   /// ``hash(_:)`` of `bytes` without their spaces.
   private static func spacelessHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes where byte != UInt8(ascii: " ") {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    bytes.withUnsafeBufferPointer { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes where byte != UInt8(ascii: " ") {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+      return hash
     }
-    return hash
   }
 
   /// Whether the bytes of `first` and `second` in ``text`` are equal once their spaces are
@@ -328,9 +342,9 @@ private struct SuggestionCollector {
   /// The `log1p` of the largest frequency of terms of `kind`.
   private func largestLogarithm(of kind: Suggestion.Kind) -> Double {
     switch kind {
-    case .hashtag: largestTermLogarithms.hashtag
-    case .user: largestTermLogarithms.mention
-    default: largestTermLogarithms.word
+    case .hashtag: lexicon.largestLogarithms.hashtag
+    case .user: lexicon.largestLogarithms.mention
+    default: lexicon.largestLogarithms.word
     }
   }
 
@@ -380,46 +394,34 @@ private struct SuggestionCollector {
     // Words, hashtags and usernames; after earlier words only if the index has them all
     // (a completion after an unknown word leads nowhere).
     let lexicon = self.lexicon
-    var termMatches: [(position: Int, distance: Int)] = []
     if !last.isEmpty && head.allSatisfy({ lexicon.position(of: $0) != nil }) {
       let kind = TermLexicon.kind(firstByte: last[0])
       if isFuzzy {
-        termMatches = lexicon.corrections(
+        for (position, distance) in lexicon.corrections(
           of: last, maximumDistance: budget, isPrefix: true, count: limit,
           tolerance: tolerance, accepts: { lexicon.kind(at: $0) == kind })
-      } else {
-        var prefixes = [last]
-        if head.isEmpty && marker == .query {
-          prefixes += [[UInt8(ascii: "#")] + last, [UInt8(ascii: "@")] + last]
+        {
+          addTerm(at: position, typos: distance + headTypos, headKey: headKey, last: last)
         }
-        for prefix in prefixes {
-          let kind = TermLexicon.kind(firstByte: prefix[0])
-          let (exact, best) = lexicon.completions(
-            of: prefix, count: limit, accepts: { head.isEmpty || lexicon.kind(at: $0) == kind })
-          // The word as typed first: a cap on candidates must not hide it (typesense#1277).
-          if prefix.count == last.count, let exact { termMatches.append((exact, 0)) }
-          termMatches += best.map { ($0, 0) }
+      } else {
+        let (exact, best) = lexicon.completions(
+          of: last, count: limit, accepts: { head.isEmpty || lexicon.kind(at: $0) == kind })
+        // The word as typed first: a cap on candidates must not hide it (typesense#1277).
+        if let exact { addTerm(at: exact, typos: headTypos, headKey: headKey, last: last) }
+        for position in best {
+          addTerm(at: position, typos: headTypos, headKey: headKey, last: last)
+        }
+        if head.isEmpty && marker == .query {
+          // Hashtags and usernames that continue the word.
+          var marked = [UInt8(ascii: "#")] + last
+          for marker in [UInt8(ascii: "#"), UInt8(ascii: "@")] {
+            marked[0] = marker
+            for position in lexicon.completions(of: marked, count: limit).best {
+              addTerm(at: position, typos: 0, headKey: headKey, last: last)
+            }
+          }
         }
       }
-    }
-    for (position, distance) in termMatches {
-      let kind = lexicon.kind(at: position)
-      let word = lexicon.keys.key(position)
-      let start = text.count
-      text += headKey
-      text += word
-      // A `#` or `@` the lexicon's term has but the typed text had not.
-      let markerOffset = head.isEmpty && kind != .query && last.first != word.first ? 1 : 0
-      let end = min(markerOffset + typedKey.count, text.count - start)
-      add(
-        Candidate(
-          kind: kind, text: start..<text.count, hash: 0,
-          popularity: popularity(
-            lexicon.frequencies.weights[position], largestLogarithm: largestLogarithm(of: kind)),
-          isWordCompletion: !head.isEmpty, typos: distance + headTypos,
-          isExact: head.isEmpty && distance + headTypos == 0 && word.elementsEqual(typedKey),
-          matchedRange: HighlightRange(utf8Offsets: min(markerOffset, end)..<end)),
-        isAttested: head.isEmpty)
     }
 
     // Phrases: title word pairs, display names and sounds.
@@ -437,7 +439,7 @@ private struct SuggestionCollector {
     } else {
       let whole = (headKey + last).withUnsafeBufferPointer { phrases.keys.range(withPrefix: $0) }
       addPhrases(
-        phrases.weights.best(in: [whole], count: limit).map { ($0, 0) }, textPrefix: [],
+        phrases.weights.best(in: whole, count: limit).map { ($0, 0) }, textPrefix: [],
         headTypos: headTypos)
     }
     if head.count >= 2 {
@@ -459,10 +461,33 @@ private struct SuggestionCollector {
           phrases.keys.range(withPrefix: $0, in: range)
         }
         addPhrases(
-          phrases.weights.best(in: [pair], count: limit, accepts: isPair).map { ($0, 0) },
+          phrases.weights.best(in: pair, count: limit, accepts: isPair).map { ($0, 0) },
           textPrefix: textPrefix, headTypos: headTypos)
       }
     }
+  }
+
+  /// Adds the term at `position` of the lexicon as the completion of `last` after
+  /// `headKey` (the earlier words and a space, or nothing).
+  private mutating func addTerm(at position: Int, typos: Int, headKey: [UInt8], last: [UInt8]) {
+    let kind = lexicon.kind(at: position)
+    let word = lexicon.keys.key(position)
+    let start = text.count
+    text += headKey
+    text += word
+    // A `#` or `@` the lexicon's term has but the typed text had not.
+    let markerOffset = headKey.isEmpty && kind != .query && last.first != word.first ? 1 : 0
+    let end = min(markerOffset + typedKey.count, text.count - start)
+    add(
+      Candidate(
+        kind: kind, text: start..<text.count, hash: 0,
+        popularity: popularity(
+          lexicon.frequencies.weights[position], largestLogarithm: largestLogarithm(of: kind)),
+        isWordCompletion: !headKey.isEmpty, typos: typos,
+        isExact: headKey.isEmpty && typos == 0 && word.count == typedKey.count
+          && word.elementsEqual(typedKey),
+        matchedRange: HighlightRange(utf8Offsets: min(markerOffset, end)..<end)),
+      isAttested: headKey.isEmpty)
   }
 
   /// Adds the phrases at `positions`; a title pair's text follows `textPrefix` (words
@@ -504,7 +529,7 @@ private struct SuggestionCollector {
           kind: kind, text: range, hash: 0, foldedName: foldedName,
           popularity: popularity(
             phrases.weights.weights[position],
-            largestLogarithm: largestPhraseLogarithms[Int(source.rawValue)]),
+            largestLogarithm: phrases.largestLogarithms[Int(source.rawValue)]),
           typos: typos,
           isExact: typos == 0
             && (textPrefix.isEmpty ? key.elementsEqual(typedKey) : text(range, equals: typedKey)),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Completions of more than a word, and names to complete toward: pairs of words that
 /// titles share, users' display names, sound titles and artists.
 ///
@@ -34,6 +36,8 @@ final class PhraseDictionary: Sendable {
   let targets: Column<UInt32>
   /// The largest weight of each source, for putting them on one scale.
   let largestWeights: [UInt32]
+  /// `log1p` of each of ``largestWeights``: the scale of a source's popularity.
+  let largestLogarithms: [Double]
 
   /// Collects the entries of `snapshot`.
   ///
@@ -127,6 +131,7 @@ final class PhraseDictionary: Sendable {
     self.sources = Column(sources)
     self.targets = Column(targets)
     largestWeights = largest
+    largestLogarithms = largest.map { log1p(Double(max($0, 1))) }
   }
 
   var byteCount: Int {

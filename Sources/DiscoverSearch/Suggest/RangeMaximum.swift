@@ -119,24 +119,28 @@ struct RangeMaximum: Sendable {
   }
 
   /// The best positions of `range` by one pass over its weights, for a range no longer
-  /// than the inspection limit (so that the result is the one ``best(in:count:inspectionLimit:accepts:)``
-  /// gives): a few hundred weights side by side read faster than the scattered blocks of
-  /// twenty range-maximum queries.
+  /// than the inspection limit (so that the result is the one the heap of ranges gives): a
+  /// few hundred weights side by side read faster than the scattered blocks of twenty
+  /// range-maximum queries.
   ///
   /// `accepts` is asked only of positions that would enter the current top `count`.
   private func scanBest(in range: Range<Int>, count: Int, accepts: (Int) -> Bool) -> [Int] {
     // Sorted best first; ties keep the earlier position, which the scan meets first.
     var result: [Int] = []
-    result.reserveCapacity(count + 1)
+    result.reserveCapacity(count)
     let weights = self.weights
     for position in range {
       let weight = weights[position]
       if result.count == count && weight <= weights[result[count - 1]] { continue }
       guard accepts(position) else { continue }
+      // Insertion: shift the lighter ones down one place, the last falling off when full.
       var slot = result.count
-      while slot > 0 && weights[result[slot - 1]] < weight { slot -= 1 }
-      result.insert(position, at: slot)
-      if result.count > count { result.removeLast() }
+      if slot < count { result.append(position) } else { slot -= 1 }
+      while slot > 0 && weights[result[slot - 1]] < weight {
+        result[slot] = result[slot - 1]
+        slot -= 1
+      }
+      result[slot] = position
     }
     return result
   }
@@ -159,9 +163,20 @@ struct RangeMaximum: Sendable {
     accepts: (Int) -> Bool = { _ in true }
   ) -> [Int] {
     guard count > 0 else { return [] }
-    if ranges.count == 1, count <= Self.cachedCount,
-      let start = cachedStarts[Self.cacheKey(ranges[0])]
-    {
+    if ranges.count == 1 {
+      return best(in: ranges[0], count: count, inspectionLimit: inspectionLimit, accepts: accepts)
+    }
+    return heapBest(in: ranges, count: count, inspectionLimit: inspectionLimit, accepts: accepts)
+  }
+
+  /// The best positions of `range` by weight, best first, that `accepts` keeps: the
+  /// answer of the search over several ranges, given one.
+  func best(
+    in range: Range<Int>, count: Int, inspectionLimit: Int = 256,
+    accepts: (Int) -> Bool = { _ in true }
+  ) -> [Int] {
+    guard count > 0 else { return [] }
+    if count <= Self.cachedCount, let start = cachedStarts[Self.cacheKey(range)] {
       // The cached list is the order the search below would inspect: the first `count`
       // accepted of it are the answer, unless fewer than `count` are accepted.
       var result: [Int] = []
@@ -174,9 +189,17 @@ struct RangeMaximum: Sendable {
         }
       }
     }
-    if ranges.count == 1 && ranges[0].count <= min(inspectionLimit, Self.scannedRangeLimit) {
-      return scanBest(in: ranges[0], count: count, accepts: accepts)
+    if range.count <= min(inspectionLimit, Self.scannedRangeLimit) {
+      return scanBest(in: range, count: count, accepts: accepts)
     }
+    return heapBest(in: [range], count: count, inspectionLimit: inspectionLimit, accepts: accepts)
+  }
+
+  /// The best positions of `ranges` by the heap of ranges (the search the other ways of
+  /// finding them must agree with).
+  private func heapBest(
+    in ranges: [Range<Int>], count: Int, inspectionLimit: Int, accepts: (Int) -> Bool
+  ) -> [Int] {
     var heap = RangeHeap(weights: weights)
     heap.reserve(ranges.count + 2 * min(count, inspectionLimit))
     for range in ranges where !range.isEmpty {

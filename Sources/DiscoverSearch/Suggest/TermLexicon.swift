@@ -1,3 +1,5 @@
+import Foundation
+
 /// The term dictionary in byte order, with each term's document frequency: the trie that
 /// prefix completion, prefix search and typo correction walk.
 ///
@@ -13,6 +15,8 @@ final class TermLexicon: Sendable {
   /// The largest document frequency of words, of `#hashtags` and of `@mentions`, for
   /// putting them on one scale (``Suggestion`` ranking).
   let largestFrequencies: (word: UInt32, hashtag: UInt32, mention: UInt32)
+  /// `log1p` of each of ``largestFrequencies``: the scale of a term's popularity.
+  let largestLogarithms: (word: Double, hashtag: Double, mention: Double)
   /// The first characters of the terms, with their ranges: the root of the trie, whose
   /// thousands of children (every script's letters) a typo walk would otherwise find by
   /// galloping through the whole dictionary each time.
@@ -77,6 +81,10 @@ final class TermLexicon: Sendable {
     frequencies = RangeMaximum(
       weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
     largestFrequencies = largest
+    largestLogarithms = (
+      log1p(Double(max(largest.word, 1))), log1p(Double(max(largest.hashtag, 1))),
+      log1p(Double(max(largest.mention, 1)))
+    )
     let keys = self.keys
     rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
       ($0, ByteMask(keys: $0.keys, in: keys))
@@ -128,7 +136,7 @@ final class TermLexicon: Sendable {
     let range = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
     // A key equal to the prefix sorts first among the keys that start with it.
     let exact = range.first.flatMap { keys.key($0).count == prefix.count ? $0 : nil }
-    return (exact, frequencies.best(in: [range], count: count, accepts: accepts))
+    return (exact, frequencies.best(in: range, count: count, accepts: accepts))
   }
 
   /// The terms within the typo budget of `word`: each position once, with its fewest
