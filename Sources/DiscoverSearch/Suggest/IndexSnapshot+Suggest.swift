@@ -125,6 +125,14 @@ extension IndexSnapshot {
   static func matchedRange(in text: String, words: Int, workspace: SearchWorkspace)
     -> HighlightRange?
   {
+    plainWordsRange(in: text, words: words)
+      ?? tokenizedRange(in: text, words: words, workspace: workspace)
+  }
+
+  /// ``matchedRange(in:words:workspace:)`` by the query tokenizer.
+  static func tokenizedRange(in text: String, words: Int, workspace: SearchWorkspace)
+    -> HighlightRange?
+  {
     let stream = workspace.queryStream
     stream.removeAll()
     workspace.queryTokenizer.tokenize(text, into: stream)
@@ -137,6 +145,31 @@ extension IndexSnapshot {
       counted += 1
     }
     return start.map { HighlightRange(utf8Offsets: $0..<max($0, end)) }
+  }
+
+  /// The range of the first `words` words of `text` when it starts with that many runs of
+  /// ASCII letters, each followed by one space or the end: the words the tokenizer would
+  /// find there, without running it (most display names and sound titles); otherwise `nil`.
+  static func plainWordsRange(in text: String, words: Int) -> HighlightRange? {
+    var text = text
+    return text.withUTF8 { bytes in
+      var offset = 0
+      for word in 0..<max(words, 1) {
+        let start = offset
+        while offset < bytes.count, offset - start < 32,
+          (bytes[offset] | 0x20) >= UInt8(ascii: "a") && (bytes[offset] | 0x20) <= UInt8(ascii: "z")
+        {
+          offset += 1
+        }
+        guard offset > start else { return nil }
+        if offset == bytes.count {
+          return word == max(words, 1) - 1 ? HighlightRange(utf8Offsets: 0..<offset) : nil
+        }
+        guard bytes[offset] == UInt8(ascii: " ") else { return nil }
+        if word < max(words, 1) - 1 { offset += 1 }
+      }
+      return HighlightRange(utf8Offsets: 0..<offset)
+    }
   }
 }
 

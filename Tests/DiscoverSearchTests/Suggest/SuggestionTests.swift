@@ -72,6 +72,23 @@ struct SuggestionTests {
     #expect(try index.suggestions(forPrefix: "dancequeen").first?.text == "dancequeen")
   }
 
+  @Test(arguments: [
+    "Goobeaty Hq", "Dance Queen", "A B C", "Zoe", "Vidrusti Storytime Daily", "Dance  Queen",
+    "Dance Queen!", "Dance-Queen", "Café Paris", "Dance 2024", "Dance Queen 🔥", "DJ's Mix",
+    "Supercalifragilisticexpialidocious Song", "Dance ",
+  ])
+  func plainNamesGetTheRangeTheTokenizerGives(name: String) {
+    let workspace = SearchWorkspace()
+    for words in 1...3 {
+      let tokenized = IndexSnapshot.tokenizedRange(in: name, words: words, workspace: workspace)
+      if let plain = IndexSnapshot.plainWordsRange(in: name, words: words) {
+        #expect(plain == tokenized, "\(name), \(words) words")
+      }
+      #expect(
+        IndexSnapshot.matchedRange(in: name, words: words, workspace: workspace) == tokenized)
+    }
+  }
+
   @Test func markersRestrictTheKind() throws {
     let index = try Self.corpus()
     let hashtags = try index.suggestions(forPrefix: "#danc")
