@@ -24,6 +24,17 @@ struct SortedKeys: Sendable {
   let heads: Column<UInt64>
   /// One key in this many has its head in ``heads``.
   static let headStride = 8
+  /// For each pair of first bytes whose bucket holds at least ``thirdByteMinimum`` keys,
+  /// 1 + the number of its table in ``thirdByteStarts``; 0 for the others (65,536 entries).
+  let thirdByteTables: Column<UInt32>
+  /// Tables of 257 entries, one per large bucket: entry `c` is the first key of the bucket
+  /// whose third byte is `c` or more (a two-byte key counts as 0), entry 256 the bucket's
+  /// end. A prefix of three bytes is then two reads, and a longer one a search among the
+  /// keys of its first three bytes: the level below the two-byte table, where a dictionary
+  /// of millions of terms has buckets of thousands.
+  let thirdByteStarts: Column<UInt32>
+  /// The fewest keys of a bucket given a table of third bytes.
+  static let thirdByteMinimum = 256
 
   init(bytes: Column<UInt8>, starts: Column<UInt32>) {
     self.bytes = bytes
@@ -51,20 +62,53 @@ struct SortedKeys: Sendable {
       }
     }
     self.buckets = Column(buckets)
+    var tables = [UInt32](repeating: 0, count: 65_536)
+    var tableStarts: [UInt32] = []
+    // Pairs whose second byte is 0 share their bucket with one-byte keys: no table.
+    for pair in 0..<65_536 where pair & 0xFF != 0 {
+      let low = Int(buckets[pair])
+      let high = Int(buckets[pair + 1])
+      guard high - low >= Self.thirdByteMinimum else { continue }
+      tables[pair] = UInt32(tableStarts.count / 257 + 1)
+      var third = 0
+      for index in low..<high {
+        let start = Int(starts[index])
+        let byte = Int(starts[index + 1]) - start > 2 ? Int(bytes[start + 2]) : 0
+        while third <= byte {
+          tableStarts.append(UInt32(index))
+          third += 1
+        }
+      }
+      while third <= 256 {
+        tableStarts.append(UInt32(high))
+        third += 1
+      }
+    }
+    thirdByteTables = Column(tables)
+    thirdByteStarts = Column(tableStarts)
   }
 
-  /// The keys whose first two bytes (or first byte, for `prefix` of one byte) match.
+  /// The keys whose first bytes match those of `prefix`, and how many bytes of it that
+  /// range covers exactly (every key of the range starts with them, and every key that
+  /// starts with them is in the range): up to three.
   @inline(__always)
-  private func bucketRange(of prefix: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-    guard let first = prefix.first else { return 0..<count }
+  private func bucketRange(of prefix: UnsafeBufferPointer<UInt8>) -> (
+    keys: Range<Int>, depth: Int
+  ) {
+    guard let first = prefix.first else { return (0..<count, 0) }
     if prefix.count == 1 {
       let low = Int(first) << 8
-      return Int(buckets[low])..<Int(buckets[low + 256])
+      return (Int(buckets[low])..<Int(buckets[low + 256]), 1)
     }
     let pair = Int(first) << 8 | Int(prefix[1])
     // One-byte keys sort before every longer key with the same first byte and sit in the
     // bucket of `b0 << 8`, which a prefix of two or more bytes never matches.
-    return Int(buckets[pair])..<Int(buckets[pair + 1])
+    let bucket = Int(buckets[pair])..<Int(buckets[pair + 1])
+    guard prefix[1] != 0 else { return (bucket, 1) }
+    let table = Int(thirdByteTables[pair])
+    guard prefix.count >= 3, table != 0, prefix[2] != 0 else { return (bucket, 2) }
+    let entry = (table - 1) * 257 + Int(prefix[2])
+    return (Int(thirdByteStarts[entry])..<Int(thirdByteStarts[entry + 1]), 3)
   }
 
   /// Sorts and stores `keys`, which must be distinct.
@@ -99,6 +143,7 @@ struct SortedKeys: Sendable {
   /// The bytes taken.
   var byteCount: Int {
     bytes.byteCount + starts.byteCount + buckets.byteCount + heads.byteCount
+      + thirdByteTables.byteCount + thirdByteStarts.byteCount
   }
 
   /// The first eight bytes of `key`, big-endian, padded with zeros.
@@ -144,10 +189,8 @@ struct SortedKeys: Sendable {
     -> Range<Int>
   {
     let bucket = bucketRange(of: prefix)
-    let range = range.map { $0.clamped(to: bucket) } ?? bucket
-    // A bucket holds exactly the keys that start with its one or two bytes (a one-byte key
-    // shares the bucket of its byte followed by 0).
-    if prefix.count == 1 || (prefix.count == 2 && prefix[1] != 0) { return range }
+    let range = range.map { $0.clamped(to: bucket.keys) } ?? bucket.keys
+    if prefix.count <= bucket.depth { return range }
     let first = firstKey(notBelow: prefix, in: range)
     // The keys with the prefix end where galloping from the first finds one without it
     // (``endOfChild(from:upTo:depth:unit:)``): the few keys of a long prefix sit next to
@@ -193,7 +236,7 @@ struct SortedKeys: Sendable {
   ///
   /// - Complexity: O(log n) key comparisons.
   func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
-    let bucket = bucketRange(of: key)
+    let bucket = bucketRange(of: key).keys
     let found = firstKey(notBelow: key, in: bucket)
     guard found < bucket.upperBound, Self.compare(self.key(found), key) == 0 else { return nil }
     return found

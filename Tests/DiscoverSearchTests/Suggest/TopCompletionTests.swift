@@ -125,6 +125,28 @@ struct TopCompletionTests {
     }
   }
 
+  @Test func bucketsLargeEnoughForThirdByteTablesGiveExactRanges() {
+    // About 480 keys per pair of first letters: each pair's bucket gets a table.
+    let words = Self.words(count: 12_000, seed: 29)
+    let (keys, _) = SortedKeys.make(sorting: words)
+    let all = (0..<keys.count).map { Array(keys.key($0)) }
+    let present = Set(all)
+    var prefixes: [[UInt8]] = [[]]
+    for length in 1...4 {
+      prefixes = prefixes.flatMap { prefix in
+        (UInt8(ascii: "a")...UInt8(ascii: "f")).map { prefix + [$0] }
+      }
+      // Four-byte prefixes: those after "ab" only.
+      for prefix in prefixes where length < 4 || prefix.starts(with: Array("ab".utf8)) {
+        let range = prefix.withUnsafeBufferPointer { keys.range(withPrefix: $0) }
+        let expected = all.indices.filter { all[$0].starts(with: prefix) }
+        #expect(Array(range) == expected, "prefix \(String(decoding: prefix, as: UTF8.self))")
+        let index = prefix.withUnsafeBufferPointer { keys.index(of: $0) }
+        #expect(index.map { all[$0] } == (present.contains(prefix) ? prefix : nil))
+      }
+    }
+  }
+
   @Test(arguments: ["", "a", "b", "ab", "ca", "e", "ee", "abc", "ba", "z", "az"])
   func prefixRangesHoldExactlyTheKeysWithThePrefix(prefix: String) {
     let words = Self.words(count: 1_500, seed: 5)
