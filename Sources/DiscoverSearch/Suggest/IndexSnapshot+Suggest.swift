@@ -56,7 +56,11 @@ struct SuggestInput {
 
   init(_ text: String, workspace: SearchWorkspace) {
     let sanitized = QuerySanitizer.sanitize(text)
-    endsWithSpace = text.unicodeScalars.last.map { $0.properties.isWhitespace } ?? false
+    endsWithSpace =
+      text.unicodeScalars.last.map {
+        // ASCII answered without the Unicode property tables.
+        $0.isASCII ? $0 == " " || (0x09...0x0D).contains($0.value) : $0.properties.isWhitespace
+      } ?? false
     let stream = workspace.queryStream
     stream.removeAll()
     workspace.queryTokenizer.tokenize(sanitized, into: stream)
@@ -634,8 +638,20 @@ private struct SuggestionCollector {
       options.trendingBoost.isFinite ? min(max(options.trendingBoost, 0), 100) : 2
     let wordFactor =
       options.wordCompletionFactor.isFinite ? min(max(options.wordCompletionFactor, 0), 1) : 0.5
-    var scored: [(score: Double, kindOrder: Int, candidate: Int)] = []
-    scored.reserveCapacity(candidates.count)
+    typealias Entry = (score: Double, kindOrder: Int, candidate: Int)
+    /// The policy's order; ties by kind, then by the text's bytes.
+    func isBefore(_ first: Entry, _ second: Entry) -> Bool {
+      if first.score != second.score { return first.score > second.score }
+      if first.kindOrder != second.kindOrder { return first.kindOrder < second.kindOrder }
+      return text.withUnsafeBufferPointer { text in
+        SortedKeys.compare(
+          UnsafeBufferPointer(rebasing: text[candidates[first.candidate].text]),
+          UnsafeBufferPointer(rebasing: text[candidates[second.candidate].text])) < 0
+      }
+    }
+    // The best `limit`, in order, by insertion into a short sorted list.
+    var top: [Entry] = []
+    top.reserveCapacity(limit)
     for (index, candidate) in candidates.enumerated() {
       if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
         && !names.isEmpty
@@ -653,21 +669,17 @@ private struct SuggestionCollector {
       // then the exact text.
       if candidate.isExact { score += 1_000 }
       if let rank = candidate.recentRank { score += 1_000_000 - Double(rank) * 1_000 }
-      scored.append((score, candidate.kind.tieOrder, index))
-    }
-    // Ties: by kind, then by the text's bytes.
-    candidates.withUnsafeBufferPointer { candidates in
-      text.withUnsafeBufferPointer { text in
-        scored.sort {
-          if $0.score != $1.score { return $0.score > $1.score }
-          if $0.kindOrder != $1.kindOrder { return $0.kindOrder < $1.kindOrder }
-          return SortedKeys.compare(
-            UnsafeBufferPointer(rebasing: text[candidates[$0.candidate].text]),
-            UnsafeBufferPointer(rebasing: text[candidates[$1.candidate].text])) < 0
-        }
+      let entry = (score, candidate.kind.tieOrder, index)
+      if top.count == limit && !isBefore(entry, top[limit - 1]) { continue }
+      var slot = top.count
+      if slot < limit { top.append(entry) } else { slot -= 1 }
+      while slot > 0 && isBefore(entry, top[slot - 1]) {
+        top[slot] = top[slot - 1]
+        slot -= 1
       }
+      top[slot] = entry
     }
-    return scored.prefix(limit).map { score, _, index in
+    return top.map { score, _, index in
       let candidate = candidates[index]
       let suggestionText = String(decoding: text[candidate.text], as: UTF8.self)
       // Display names and sound titles: the typed words' span, by tokenizing the name

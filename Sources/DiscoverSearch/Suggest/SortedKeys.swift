@@ -24,6 +24,11 @@ struct SortedKeys: Sendable {
   let heads: Column<UInt64>
   /// One key in this many has its head in ``heads``.
   static let headStride = 8
+  /// The heads of every ``coarseHeadStride``-th key: a first binary search over these
+  /// (eight times fewer, so a bucket of thousands of keys spans a few cache lines) narrows
+  /// the search over ``heads`` to one cache line.
+  let coarseHeads: Column<UInt64>
+  static let coarseHeadStride = 64
   /// For each pair of first bytes whose bucket holds at least ``thirdByteMinimum`` keys,
   /// 1 + the number of its table in ``thirdByteStarts``; 0 for the others (65,536 entries).
   let thirdByteTables: Column<UInt32>
@@ -49,6 +54,8 @@ struct SortedKeys: Sendable {
           UnsafeBufferPointer(start: bytes.base + start, count: Int(starts[index + 1]) - start)))
     }
     self.heads = Column(heads)
+    let ratio = Self.coarseHeadStride / Self.headStride
+    coarseHeads = Column(Swift.stride(from: 0, to: heads.count, by: ratio).map { heads[$0] })
     var buckets = [UInt32](repeating: UInt32(count), count: 65_537)
     var bucket = 0
     for index in 0..<count {
@@ -143,7 +150,7 @@ struct SortedKeys: Sendable {
   /// The bytes taken.
   var byteCount: Int {
     bytes.byteCount + starts.byteCount + buckets.byteCount + heads.byteCount
-      + thirdByteTables.byteCount + thirdByteStarts.byteCount
+      + coarseHeads.byteCount + thirdByteTables.byteCount + thirdByteStarts.byteCount
   }
 
   /// The first eight bytes of `key`, big-endian, padded with zeros.
@@ -210,8 +217,27 @@ struct SortedKeys: Sendable {
   ///
   /// - Complexity: O(log n) comparisons of heads, O(log ``headStride``) of keys.
   private func firstKey(notBelow prefix: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
-    let stride = Self.headStride
     let prefixHead = Self.head(prefix)
+    var range = range
+    if range.count > 2 * Self.coarseHeadStride {
+      // The same search over the coarse samples first: the answer lies after the last
+      // coarse sample below the prefix and at or before the first one not below it.
+      let stride = Self.coarseHeadStride
+      var low = (range.lowerBound + stride - 1) / stride
+      var high = (range.upperBound + stride - 1) / stride
+      while low < high {
+        let middle = (low + high) >> 1
+        let head = coarseHeads[middle]
+        let isBelow =
+          head != prefixHead ? head < prefixHead : Self.compare(key(middle * stride), prefix) < 0
+        if isBelow { low = middle + 1 } else { high = middle }
+      }
+      range =
+        max(
+          range.lowerBound, low > 0 ? (low - 1) * stride + 1 : 0)..<min(
+          range.upperBound, low * stride + 1)
+    }
+    let stride = Self.headStride
     var low = (range.lowerBound + stride - 1) / stride
     var high = (range.upperBound + stride - 1) / stride
     while low < high {
