@@ -212,50 +212,49 @@ struct SortedKeys: Sendable {
 
   /// The first key of `range` that is not below `prefix` in byte order.
   ///
-  /// A binary search over the sampled ``heads`` finds the first sampled key not below
-  /// `prefix`; a binary search over the keys since the sample before it ends the search.
+  /// Binary searches over the sampled heads (``coarseHeads`` for a wide range, then
+  /// ``heads``) narrow the range to the keys after the last sample below `prefix`; a binary
+  /// search over those keys ends the search.
   ///
   /// - Complexity: O(log n) comparisons of heads, O(log ``headStride``) of keys.
   private func firstKey(notBelow prefix: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
     let prefixHead = Self.head(prefix)
     var range = range
     if range.count > 2 * Self.coarseHeadStride {
-      // The same search over the coarse samples first: the answer lies after the last
-      // coarse sample below the prefix and at or before the first one not below it.
-      let stride = Self.coarseHeadStride
-      var low = (range.lowerBound + stride - 1) / stride
-      var high = (range.upperBound + stride - 1) / stride
-      while low < high {
-        let middle = (low + high) >> 1
-        let head = coarseHeads[middle]
-        let isBelow =
-          head != prefixHead ? head < prefixHead : Self.compare(key(middle * stride), prefix) < 0
-        if isBelow { low = middle + 1 } else { high = middle }
-      }
-      range =
-        max(
-          range.lowerBound, low > 0 ? (low - 1) * stride + 1 : 0)..<min(
-          range.upperBound, low * stride + 1)
+      range = narrowed(
+        range, samples: coarseHeads, stride: Self.coarseHeadStride, prefix: prefix,
+        prefixHead: prefixHead)
     }
-    let stride = Self.headStride
-    var low = (range.lowerBound + stride - 1) / stride
-    var high = (range.upperBound + stride - 1) / stride
-    while low < high {
-      let middle = (low + high) >> 1
-      let head = heads[middle]
-      let isBelow =
-        head != prefixHead ? head < prefixHead : Self.compare(key(middle * stride), prefix) < 0
-      if isBelow { low = middle + 1 } else { high = middle }
-    }
-    // Sample `low` is the first in the range not below the prefix (or past the range's
-    // end); the sample before it, if in the range, is below.
-    var first = max(range.lowerBound, low > 0 ? (low - 1) * stride + 1 : 0)
-    var end = min(range.upperBound, low * stride)
+    range = narrowed(
+      range, samples: heads, stride: Self.headStride, prefix: prefix, prefixHead: prefixHead)
+    var first = range.lowerBound
+    var end = range.upperBound
     while first < end {
       let middle = (first + end) >> 1
       if Self.compare(key(middle), prefix) < 0 { first = middle + 1 } else { end = middle }
     }
     return first
+  }
+
+  /// The part of `range` where its first key not below `prefix` lies, found by a binary
+  /// search over `samples`, the heads of every `stride`-th key: after the last sampled key
+  /// below the prefix, up to and including the first one not below it.
+  @inline(__always)
+  private func narrowed(
+    _ range: Range<Int>, samples: Column<UInt64>, stride: Int,
+    prefix: UnsafeBufferPointer<UInt8>, prefixHead: UInt64
+  ) -> Range<Int> {
+    var low = (range.lowerBound + stride - 1) / stride
+    var high = (range.upperBound + stride - 1) / stride
+    while low < high {
+      let middle = (low + high) >> 1
+      let head = samples[middle]
+      let isBelow =
+        head != prefixHead ? head < prefixHead : Self.compare(key(middle * stride), prefix) < 0
+      if isBelow { low = middle + 1 } else { high = middle }
+    }
+    let lower = max(range.lowerBound, low > 0 ? (low - 1) * stride + 1 : 0)
+    return lower..<max(lower, min(range.upperBound, low * stride + 1))
   }
 
   /// The index of a key equal to `key`, if there is one.

@@ -1,25 +1,14 @@
+import SyntheticCorpus
 import Testing
 
 @testable import DiscoverSearch
-
-/// A deterministic pseudo-random sequence (SplitMix64, Steele et al. 2014) for test data.
-private struct SplitMix {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}
 
 @Suite("Suggest: top-k completion over sorted keys")
 struct TopCompletionTests {
   /// Random lowercase words of 1 to 6 letters from a small alphabet, so that prefixes of
   /// one and two letters cover hundreds of keys.
   static func words(count: Int, seed: UInt64) -> [[UInt8]] {
-    var random = SplitMix(state: seed)
+    var random = SplitMix64(seed: seed)
     var set: Set<[UInt8]> = []
     while set.count < count {
       let length = 1 + Int(random.next() % 6)
@@ -42,7 +31,7 @@ struct TopCompletionTests {
 
   @Test func cachedNodesGiveTheSameBestPositionsAsTheSearch() {
     let (keys, _) = SortedKeys.make(sorting: Self.words(count: 3_000, seed: 7))
-    var random = SplitMix(state: 11)
+    var random = SplitMix64(seed: 11)
     // Few distinct weights, so that ties are common and their order is tested too.
     let weights = (0..<keys.count).map { _ in UInt32(random.next() % 50) }
     let nodes = keys.nodes(minimumSize: 64)
@@ -63,7 +52,7 @@ struct TopCompletionTests {
   }
 
   @Test func anyRangeGivesTheBruteForceBest() {
-    var random = SplitMix(state: 19)
+    var random = SplitMix64(seed: 19)
     let weights = (0..<5_000).map { _ in UInt32(random.next() % 200) }
     let maximum = RangeMaximum(weights: weights)
     let filters: [(Int) -> Bool] = [{ _ in true }, { $0 % 2 == 0 }, { $0 % 29 == 0 }]
@@ -99,7 +88,7 @@ struct TopCompletionTests {
   @Test func longKeysThatShareTheirFirstEightBytesAreFoundByPrefixAndWhole() {
     // Words over a two-letter alphabet after long shared stems: many keys tie on the eight
     // bytes the sampled heads hold.
-    var random = SplitMix(state: 23)
+    var random = SplitMix64(seed: 23)
     var set: Set<[UInt8]> = []
     for stem in ["dancechallenge", "dancecha", "danceparty", "dance", "ダンスチャレンジ"] {
       for _ in 0..<300 {
