@@ -113,6 +113,32 @@ struct QueryExpansion {
     return changed ? words.joined(separator: " ") : nil
   }
 
+  /// The query with each word found in fewer than `rarerThan` documents replaced by its
+  /// most frequent correction within one typo that is more frequent than the word as typed
+  /// (``TermLexicon/oneTypoCorrection(of:isPrefix:tolerance:)``); `nil` when nothing
+  /// changes.
+  ///
+  /// The corrected query offered beside a few hits: only a word that alone has fewer hits
+  /// than the threshold can be why there are few (common words that rarely meet are not
+  /// typos), and each costs one short walk instead of the full search for corrections.
+  static func oneTypoDidYouMean(
+    parsed: ParsedQuery, lexicon: TermLexicon, tolerance: TypoTolerance, prefixTerm: Int?,
+    rarerThan threshold: Int
+  ) -> String? {
+    var changed = false
+    let words = parsed.terms.enumerated().map { index, term -> String in
+      let typed = term.alternatives[0]
+      guard isExpandable(term.kind),
+        Int(lexicon.position(of: typed).map { lexicon.frequencies.weights[$0] } ?? 0) < threshold,
+        let best = lexicon.oneTypoCorrection(
+          of: typed, isPrefix: index == prefixTerm, tolerance: tolerance)
+      else { return term.displayText }
+      changed = true
+      return String(decoding: lexicon.keys.key(best.position), as: UTF8.self)
+    }
+    return changed ? words.joined(separator: " ") : nil
+  }
+
   /// The term id of every alternative; `nil` where the dictionary does not have it.
   func termIDs(of parsed: ParsedQuery, in terms: ByteStringTable) -> [[TermID?]] {
     parsed.terms.map { term in

@@ -92,12 +92,18 @@ extension IndexSnapshot {
     var didYouMean: String?
     let typos = matching.typoTolerance
     let exactCount = outcome.totalCount
-    if typos.isEnabled && parsed.phrases.isEmpty
-      && (exactCount < typos.minimumResults || exactCount < typos.didYouMeanThreshold)
+    if typos.isEnabled && parsed.phrases.isEmpty && exactCount >= typos.minimumResults
+      && exactCount < typos.didYouMeanThreshold
     {
-      // Few hits as typed: find the closest words of the index. Below `minimumResults`
-      // they join the search (Typesense's typo_tokens_threshold), weighed by the typo
-      // penalty, so hits with every word as typed keep their full score.
+      // A few hits as typed: a corrected query is offered beside them, from one short walk
+      // per word; corrections do not join the results.
+      didYouMean = QueryExpansion.oneTypoDidYouMean(
+        parsed: parsed, lexicon: suggestionCache.lexicon(of: self), tolerance: typos,
+        prefixTerm: prefixTerm, rarerThan: typos.didYouMeanThreshold)
+    } else if typos.isEnabled && parsed.phrases.isEmpty && exactCount < typos.minimumResults {
+      // Fewer than `minimumResults` hits as typed: the closest words of the index join the
+      // search (Typesense's typo_tokens_threshold), weighed by the typo penalty, so hits
+      // with every word as typed keep their full score.
       let lexicon = suggestionCache.lexicon(of: self)
       var corrected = parsed
       var correctedExpansion = expansion
@@ -105,17 +111,15 @@ extension IndexSnapshot {
         to: &corrected, lexicon: lexicon, options: matching, prefixTerm: prefixTerm)
       {
         didYouMean = correctedExpansion.didYouMean(parsed: corrected, lexicon: lexicon)
-        if exactCount < typos.minimumResults {
-          let correctedIDs = correctedExpansion.termIDs(of: corrected, in: terms)
-          let correctedOutcome = run(
-            termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan, page: page,
-            ranking: ranking, now: now, nameLengths: nameLengths)
-          // Without more hits, the corrections still help the partial matches below.
-          parsed = corrected
-          expansion = correctedExpansion
-          termIDs = correctedIDs
-          if correctedOutcome.totalCount > exactCount { outcome = correctedOutcome }
-        }
+        let correctedIDs = correctedExpansion.termIDs(of: corrected, in: terms)
+        let correctedOutcome = run(
+          termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan, page: page,
+          ranking: ranking, now: now, nameLengths: nameLengths)
+        // Without more hits, the corrections still help the partial matches below.
+        parsed = corrected
+        expansion = correctedExpansion
+        termIDs = correctedIDs
+        if correctedOutcome.totalCount > exactCount { outcome = correctedOutcome }
       }
     }
     var matchedAllTerms = true

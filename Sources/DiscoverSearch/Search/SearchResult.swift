@@ -215,9 +215,11 @@ public struct SearchResponse: Sendable, Hashable {
   /// `false` when no document matched every word and the results match only some of them.
   public var matchedAllTerms: Bool
   /// The query with its misspelled words corrected, when the words as typed found fewer
-  /// than ``TypoTolerance/didYouMeanThreshold`` hits: each word that has a correction within
-  /// its typo budget found in more documents than the word itself is replaced by the best
-  /// one (fewest typos, then most documents). `nil` when no word changes.
+  /// than ``TypoTolerance/didYouMeanThreshold`` hits: each word that has a correction found
+  /// in more documents than the word itself is replaced by the best one (fewest typos, then
+  /// most documents); within its typo budget when nothing matched, within one typo and only
+  /// for a word itself in fewer documents than the threshold when a few hits matched.
+  /// `nil` when no word changes.
   public var didYouMean: String? = nil
 
   /// A response with no results.

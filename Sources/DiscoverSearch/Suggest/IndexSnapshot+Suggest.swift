@@ -396,24 +396,9 @@ private struct SuggestionCollector {
     var result = words
     var typos = 0
     for (index, word) in words.enumerated() {
-      guard let first = word.first else { continue }
-      // One typo at most: a two-typo walk costs about a millisecond, too much for a
-      // keystroke (searches correct with the full budget).
-      let budget = min(
-        tolerance.budget(for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }), 1)
-      guard budget > 0 else { continue }
-      let kind = TermLexicon.kind(firstByte: first)
-      let lexicon = self.lexicon
-      let typedFrequency = lexicon.position(of: word).map { lexicon.frequencies.weights[$0] } ?? 0
-      // A word this frequent was meant as typed: no walk to look for a better one.
-      guard Int(typedFrequency) < tolerance.frequentWordCount,
-        let best = lexicon.corrections(
-          of: word, maximumDistance: budget, isPrefix: false, count: 1, tolerance: tolerance,
-          accepts: {
-            lexicon.kind(at: $0) == kind && lexicon.frequencies.weights[$0] > typedFrequency
-          }
-        ).first
-      else { continue }
+      guard let best = lexicon.oneTypoCorrection(of: word, tolerance: tolerance) else {
+        continue
+      }
       result[index] = Array(lexicon.keys.key(best.position))
       typos += best.distance
     }

@@ -357,10 +357,12 @@ public struct TypoTolerance: Sendable, Hashable {
   /// a search that finds nothing matches words it was not typed with.
   public var minimumResults: Int
   /// A search that finds fewer hits than this offers a corrected query
-  /// (``SearchResponse/didYouMean``), whether or not corrections join its results. The
-  /// default, 1, offers one when nothing matches as typed; 3 also covers searches with one
-  /// or two hits, at the cost of a walk of the dictionary for each of them (at 1,000,000
-  /// documents that raised the benchmark's median search time from 137 to 183 µs).
+  /// (``SearchResponse/didYouMean``), whether or not corrections join its results. With
+  /// no hit, the corrections are those the search tried (up to two typos a word). With a
+  /// few (the default, 3, covers one or two), a word is corrected only if it alone is found
+  /// in fewer documents than this, so that it can be why there are few, and only within
+  /// one typo (one short walk of the dictionary per such word); 1 offers a corrected query
+  /// only when nothing matches.
   public var didYouMeanThreshold: Int
   /// The factor on the score of a term matched with one typo; two typos apply it twice.
   public var penalty: Float
@@ -377,7 +379,7 @@ public struct TypoTolerance: Sendable, Hashable {
   /// Creates typo settings; the defaults are those documented on each property.
   public init(
     isEnabled: Bool = true, minimumLengthForOneTypo: Int = 5, minimumLengthForTwoTypos: Int = 9,
-    minimumResults: Int = 1, didYouMeanThreshold: Int = 1, penalty: Float = 0.5,
+    minimumResults: Int = 1, didYouMeanThreshold: Int = 3, penalty: Float = 0.5,
     countsFirstCharacterTypoTwice: Bool = true, frequentWordCount: Int = 100
   ) {
     self.frequentWordCount = frequentWordCount

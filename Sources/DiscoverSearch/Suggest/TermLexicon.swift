@@ -171,6 +171,30 @@ final class TermLexicon: Sendable {
     return Self.best(of: matches, count: count, maxima: frequencies, accepts: accepts)
   }
 
+  /// The most frequent term of the same kind one typo from `word` and more frequent than
+  /// it, if `word` may have a typo at all (long enough, not a number, found in fewer than
+  /// ``TypoTolerance/frequentWordCount`` documents).
+  ///
+  /// One typo at most: a two-typo walk can cost a millisecond, too much for a keystroke or
+  /// for a corrected query offered beside results. Used for the earlier words of a
+  /// completion and for the "did you mean" of a search with few hits.
+  func oneTypoCorrection(of word: [UInt8], isPrefix: Bool = false, tolerance: TypoTolerance)
+    -> (position: Int, distance: Int)?
+  {
+    guard let first = word.first else { return nil }
+    let budget = min(
+      tolerance.budget(for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }), 1)
+    guard budget > 0 else { return nil }
+    let kind = Self.kind(firstByte: first)
+    let typedFrequency = position(of: word).map { frequencies.weights[$0] } ?? 0
+    // A word this frequent was meant as typed: no walk to look for a better one.
+    guard Int(typedFrequency) < tolerance.frequentWordCount else { return nil }
+    return corrections(
+      of: word, maximumDistance: budget, isPrefix: isPrefix, count: 1, tolerance: tolerance,
+      accepts: { self.kind(at: $0) == kind && self.frequencies.weights[$0] > typedFrequency }
+    ).first
+  }
+
   /// The best positions of fuzzy matches: fewer edits first, then higher weight.
   static func best(
     of matches: [LevenshteinAutomaton.Match], count: Int, maxima: RangeMaximum,

@@ -118,11 +118,20 @@ struct TypoSearchTests {
     let rare = try DiscoverIndex.build(
       from: [Fixtures.video("rare", "danse macabre")]
         + (0..<5).map { Fixtures.video("d\($0)", "dance night \($0)") })
-    #expect(try rare.search("danse", in: .videos).didYouMean == nil)
-    let fewResults = MatchingOptions(typoTolerance: TypoTolerance(didYouMeanThreshold: 3))
-    let few = try rare.search("danse", in: .videos, matching: fewResults)
+    let few = try rare.search("danse", in: .videos)
     #expect(few.results.map(\.id) == ["rare"])
     #expect(few.didYouMean == "dance")
+    let zeroOnly = MatchingOptions(typoTolerance: TypoTolerance(didYouMeanThreshold: 1))
+    #expect(try rare.search("danse", in: .videos, matching: zeroOnly).didYouMean == nil)
+    // Words common on their own that rarely meet are not typos: "bread" (in 6 titles) is
+    // one typo from the more frequent "broad" but is not corrected.
+    let breads = try DiscoverIndex.build(
+      from: (0..<5).map { Fixtures.video("b\($0)", "fresh bread \($0)") }
+        + (0..<10).map { Fixtures.video("o\($0)", "broad street \($0)") }
+        + [Fixtures.video("both", "bread on broad street")])
+    let both = try breads.search("bread street", in: .videos)
+    #expect(both.results.map(\.id) == ["both"])
+    #expect(both.didYouMean == nil)
   }
 
   @Test func searchAsYouTypeMatchesAPartialLastWord() throws {
