@@ -71,9 +71,7 @@ struct QueryExpansion {
       let budget = tolerance.budget(
         for: typed.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
       guard budget > 0 else { continue }
-      let typedFrequency =
-        lexicon.position(of: typed).map { Int(lexicon.frequencies.weights[$0]) } ?? 0
-      guard typedFrequency < tolerance.frequentWordCount else { continue }
+      guard Int(lexicon.frequency(of: typed)) < tolerance.frequentWordCount else { continue }
       let kind = TermLexicon.kind(firstByte: firstByte)
       let present = Set(parsed.terms[index].alternatives)
       let isPrefix = index == prefixTerm
@@ -101,14 +99,24 @@ struct QueryExpansion {
   /// The query with each word replaced by its best correction where that correction is
   /// more frequent than the word as typed; `nil` when nothing changes.
   func didYouMean(parsed: ParsedQuery, lexicon: TermLexicon) -> String? {
+    Self.rewritten(parsed) { index, term in
+      guard let best = bestCorrections[index],
+        best.frequency > lexicon.frequency(of: term.alternatives[0])
+      else { return nil }
+      return best.bytes
+    }
+  }
+
+  /// The query's words joined by spaces, each replaced by `replacement` where that gives
+  /// one; `nil` when no word is replaced.
+  private static func rewritten(
+    _ parsed: ParsedQuery, replacement: (Int, ParsedQuery.Term) -> [UInt8]?
+  ) -> String? {
     var changed = false
     let words = parsed.terms.enumerated().map { index, term -> String in
-      guard let best = bestCorrections[index] else { return term.displayText }
-      let typedFrequency =
-        lexicon.position(of: term.alternatives[0]).map { lexicon.frequencies.weights[$0] } ?? 0
-      guard best.frequency > typedFrequency else { return term.displayText }
+      guard let bytes = replacement(index, term) else { return term.displayText }
       changed = true
-      return String(decoding: best.bytes, as: UTF8.self)
+      return String(decoding: bytes, as: UTF8.self)
     }
     return changed ? words.joined(separator: " ") : nil
   }
@@ -125,18 +133,14 @@ struct QueryExpansion {
     parsed: ParsedQuery, lexicon: TermLexicon, tolerance: TypoTolerance, prefixTerm: Int?,
     rarerThan threshold: Int
   ) -> String? {
-    var changed = false
-    let words = parsed.terms.enumerated().map { index, term -> String in
-      let typed = term.alternatives[0]
+    rewritten(parsed) { index, term in
       guard isExpandable(term.kind),
-        Int(lexicon.position(of: typed).map { lexicon.frequencies.weights[$0] } ?? 0) < threshold,
         let best = lexicon.oneTypoCorrection(
-          of: typed, isPrefix: index == prefixTerm, tolerance: tolerance)
-      else { return term.displayText }
-      changed = true
-      return String(decoding: lexicon.keys.key(best.position), as: UTF8.self)
+          of: term.alternatives[0], isPrefix: index == prefixTerm, tolerance: tolerance,
+          rarerThan: threshold)
+      else { return nil }
+      return Array(lexicon.keys.key(best.position))
     }
-    return changed ? words.joined(separator: " ") : nil
   }
 
   /// The term id of every alternative; `nil` where the dictionary does not have it.

@@ -99,12 +99,7 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
   /// A search as you type (`isPrefix`) matches more than the same words searched whole, so
   /// its cursors differ.
   static func hash(query: String, tab: SearchTab, isPrefix: Bool = false) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in query.utf8 + [0] + tab.rawValue.utf8 + (isPrefix ? [1] : []) {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01B3
-    }
-    return hash
+    FNV1a.hash(query.utf8 + [0] + tab.rawValue.utf8 + (isPrefix ? [1] : []))
   }
 }
 

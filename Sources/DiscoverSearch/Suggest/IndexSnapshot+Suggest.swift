@@ -283,24 +283,11 @@ private struct SuggestionCollector {
 
   var count: Int { candidates.count }
 
-  /// 64-bit FNV-1a (Fowler, Noll and Vo) of `bytes`: a few candidates' texts are compared,
-  /// so a simple hash that needs no seed will do.
-  private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    bytes.withUnsafeBufferPointer { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-      return hash
-    }
-  }
-
-  /// ``hash(_:)`` of `bytes` without their spaces.
-  private static func spacelessHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    bytes.withUnsafeBufferPointer { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes where byte != UInt8(ascii: " ") {
-        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-      }
-      return hash
+  /// The FNV-1a hash of `bytes` (without their spaces if `skipsSpaces`): a few candidates'
+  /// texts are compared, so a simple hash that needs no seed will do.
+  private static func hash(_ bytes: ArraySlice<UInt8>, skipsSpaces: Bool = false) -> UInt64 {
+    bytes.withUnsafeBufferPointer {
+      FNV1a.hash($0, skipping: skipsSpaces ? UInt8(ascii: " ") : nil)
     }
   }
 
@@ -374,15 +361,6 @@ private struct SuggestionCollector {
   /// A weight on its source's scale: 1 for the source's largest weight.
   private func popularity(_ weight: UInt32, largestLogarithm: Double) -> Double {
     Self.logarithm(weight) / largestLogarithm
-  }
-
-  /// The `log1p` of the largest frequency of terms of `kind`.
-  private func largestLogarithm(of kind: Suggestion.Kind) -> Double {
-    switch kind {
-    case .hashtag: lexicon.largestLogarithms.hashtag
-    case .user: lexicon.largestLogarithms.mention
-    default: lexicon.largestLogarithms.word
-    }
   }
 
   /// The range of a text of `length` bytes that starts with the typed key.
@@ -504,7 +482,8 @@ private struct SuggestionCollector {
       Candidate(
         kind: kind, text: start..<text.count, hash: 0,
         popularity: popularity(
-          lexicon.frequencies.weights[position], largestLogarithm: largestLogarithm(of: kind)),
+          lexicon.frequencies.weights[position],
+          largestLogarithm: lexicon.largestLogarithm(of: kind)),
         isWordCompletion: !headKey.isEmpty, typos: typos,
         isExact: headKey.isEmpty && typos == 0 && word.count == typedKey.count
           && word.elementsEqual(typedKey),
@@ -615,7 +594,7 @@ private struct SuggestionCollector {
     var names: [(hash: UInt64, word: Range<Int>)] = []
     for candidate in candidates where candidate.kind == .hashtag || candidate.kind == .user {
       let word = nameAsWord(candidate)
-      names.append((Self.spacelessHash(text[word]), word))
+      names.append((Self.hash(text[word], skipsSpaces: true), word))
     }
     let typoPenalty = Double(options.typoTolerance.factor(forDistance: 1))
     // At most 100, so that popularity stays below the exact and recent tiers.
@@ -641,7 +620,7 @@ private struct SuggestionCollector {
       if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
         && !names.isEmpty
       {
-        let hash = Self.spacelessHash(text[candidate.text])
+        let hash = Self.hash(text[candidate.text], skipsSpaces: true)
         if names.contains(where: { $0.hash == hash && spacelessEquals(candidate.text, $0.word) }) {
           continue
         }

@@ -109,6 +109,20 @@ final class TermLexicon: Sendable {
     }
   }
 
+  /// The `log1p` of the largest frequency of terms of `kind`: the scale of their popularity.
+  func largestLogarithm(of kind: Suggestion.Kind) -> Double {
+    switch kind {
+    case .hashtag: largestLogarithms.hashtag
+    case .user: largestLogarithms.mention
+    default: largestLogarithms.word
+    }
+  }
+
+  /// The number of documents that contain `term` (0 if the dictionary does not have it).
+  func frequency(of term: [UInt8]) -> UInt32 {
+    position(of: term).map { frequencies.weights[$0] } ?? 0
+  }
+
   /// The kind of the term at `position`.
   @inline(__always)
   func kind(at position: Int) -> Suggestion.Kind {
@@ -173,22 +187,22 @@ final class TermLexicon: Sendable {
 
   /// The most frequent term of the same kind one typo from `word` and more frequent than
   /// it, if `word` may have a typo at all (long enough, not a number, found in fewer than
-  /// ``TypoTolerance/frequentWordCount`` documents).
+  /// ``TypoTolerance/frequentWordCount`` documents, and fewer than `rarerThan`).
   ///
   /// One typo at most: a two-typo walk can cost a millisecond, too much for a keystroke or
   /// for a corrected query offered beside results. Used for the earlier words of a
   /// completion and for the "did you mean" of a search with few hits.
-  func oneTypoCorrection(of word: [UInt8], isPrefix: Bool = false, tolerance: TypoTolerance)
-    -> (position: Int, distance: Int)?
-  {
+  func oneTypoCorrection(
+    of word: [UInt8], isPrefix: Bool = false, tolerance: TypoTolerance, rarerThan: Int = .max
+  ) -> (position: Int, distance: Int)? {
     guard let first = word.first else { return nil }
     let budget = min(
       tolerance.budget(for: word.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) }), 1)
     guard budget > 0 else { return nil }
     let kind = Self.kind(firstByte: first)
-    let typedFrequency = position(of: word).map { frequencies.weights[$0] } ?? 0
+    let typedFrequency = frequency(of: word)
     // A word this frequent was meant as typed: no walk to look for a better one.
-    guard Int(typedFrequency) < tolerance.frequentWordCount else { return nil }
+    guard Int(typedFrequency) < min(tolerance.frequentWordCount, rarerThan) else { return nil }
     return corrections(
       of: word, maximumDistance: budget, isPrefix: isPrefix, count: 1, tolerance: tolerance,
       accepts: { self.kind(at: $0) == kind && self.frequencies.weights[$0] > typedFrequency }
