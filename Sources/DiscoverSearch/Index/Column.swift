@@ -128,6 +128,15 @@ struct StringColumn: Sendable {
       decoding: UnsafeBufferPointer(start: bytes.base + start, count: end - start), as: UTF8.self)
   }
 
+  /// Loads string `index`'s offset (`includingBytes` false) or its first byte, and returns
+  /// it, so that a caller can bring many strings into the cache with independent loads.
+  @inline(__always)
+  func touch(_ index: Int, includingBytes: Bool) -> UInt32 {
+    let start = offsets[index]
+    guard includingBytes, Int(start) < bytes.count else { return start }
+    return UInt32(bytes[Int(start)])
+  }
+
   /// The UTF-8 bytes of string `index`.
   @inline(__always)
   func utf8(at index: Int) -> UnsafeBufferPointer<UInt8> {

@@ -20,8 +20,8 @@ public struct RankingOptions: Sendable, Hashable {
   /// Field weights that replace ``SearchField/defaultWeight`` for the fields given.
   public var fieldWeights: [SearchField: Float]
   /// Whether searches may take the shortcuts for frequent terms (``ThresholdSearch`` over
-  /// impact orders, ``LeadSortedSearch``); tests turn it off to check that every path gives
-  /// the same hits as the plain block-max scan.
+  /// impact orders, ``LeadSortedSearch``, conjunctions walked over their bitmaps); tests
+  /// turn it off to check that every path gives the same hits as the plain block-max scan.
   var usesImpactOrders = true
   /// The popularity signal and its weight.
   public var popularity: PopularityOptions

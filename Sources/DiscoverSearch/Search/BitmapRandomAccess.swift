@@ -44,10 +44,7 @@ struct BitmapRandomAccess {
       for index in 0..<count where isWanted[index] && x[index] == 0 {
         let rank = postings.rank(of: documents[index], inBitmap: bitmapIndex)
         slots[index] = rank & (PostingBlock.capacity - 1)
-        offsets[index] =
-          list.blockCount > 1
-          ? Int(postings.blockDataOffsets[Int(list.firstBlock) + (rank >> 7)])
-          : Int(list.dataOffset)
+        offsets[index] = blockOffset(ofRank: rank, in: list)
       }
       // Stage 3: frequencies and norms.
       for index in 0..<count where isWanted[index] && x[index] == 0 {
@@ -55,6 +52,23 @@ struct BitmapRandomAccess {
           offset: offsets[index], slot: slots[index], document: documents[index])
       }
     }
+  }
+
+  /// The weighted frequency of one document, which must be in the list's bitmap.
+  @inline(__always)
+  func weightedFrequency(ofMember document: UInt32, listIndex: Int, bitmapIndex: Int) -> Float {
+    let rank = postings.rank(of: document, inBitmap: bitmapIndex)
+    return weightedFrequency(
+      offset: blockOffset(ofRank: rank, in: postings.lists[listIndex]),
+      slot: rank & (PostingBlock.capacity - 1), document: document)
+  }
+
+  /// The byte offset of the block holding the list's posting number `rank`.
+  @inline(__always)
+  private func blockOffset(ofRank rank: Int, in list: PostingListInfo) -> Int {
+    list.blockCount > 1
+      ? Int(postings.blockDataOffsets[Int(list.firstBlock) + (rank >> 7)])
+      : Int(list.dataOffset)
   }
 
   /// The weighted frequency of the posting at `slot` of the block at byte `offset`.

@@ -158,6 +158,7 @@ extension IndexSnapshot {
       }
     }
 
+    workspace.touched = touchResultFields(ranked.map { ($0.type, $0.hit.document) })
     let highlighter = Highlighter(query: parsed, workspace: workspace)
     let context = ExplainContext(
       parsed: parsed, termIDs: termIDs, weights: expansion.weights, typos: expansion.typos,
@@ -405,6 +406,53 @@ extension IndexSnapshot {
   }
 
   /// The result card of a hit.
+  /// Brings what the result cards of a page read into the cache, one level of indirection
+  /// at a time across the page: offsets and references, then the strings they point to.
+  /// A card reads about twenty values at random; read card by card, each cache miss waits
+  /// for the one before, while the loads of a stage are independent and overlap (the
+  /// staging of ``BitmapRandomAccess``). Returns a sum of what it read, which the caller
+  /// keeps so that the loads are not optimized away.
+  func touchResultFields(_ page: [(type: SearchResultType, document: UInt32)]) -> UInt32 {
+    var sum: UInt32 = 0
+    for includingBytes in [false, true] {
+      for (type, document) in page {
+        let partition = self.partition(type)
+        let index = Int(document)
+        sum &+= partition.ids.touch(index, includingBytes: includingBytes)
+        sum &+= partition.titles.touch(index, includingBytes: includingBytes)
+        switch type {
+        case .video:
+          let creator = videos.creators[index]
+          let sound = videos.sounds[index]
+          if !includingBytes {
+            sum &+= creator &+ sound &+ UInt32(videos.thumbnails.templateIndexes[index])
+            sum &+= UInt32(truncatingIfNeeded: videos.viewCounts[index])
+            continue
+          }
+          // The creator's and sound's offsets; their bytes are read by the card itself.
+          if creator != UInt32.max {
+            let users = self.partition(.user)
+            sum &+= users.ids.touch(Int(creator), includingBytes: false)
+            sum &+= users.titles.touch(Int(creator), includingBytes: false)
+            sum &+= self.users.displayNames.touch(Int(creator), includingBytes: false)
+          }
+          if sound != UInt32.max {
+            let sounds = self.partition(.sound)
+            sum &+= sounds.ids.touch(Int(sound), includingBytes: false)
+            sum &+= sounds.titles.touch(Int(sound), includingBytes: false)
+          }
+        case .user:
+          sum &+= users.displayNames.touch(index, includingBytes: includingBytes)
+        case .sound:
+          sum &+= sounds.artists.touch(index, includingBytes: includingBytes)
+        case .hashtag:
+          break
+        }
+      }
+    }
+    return sum
+  }
+
   func makeResult(type: SearchResultType, hit: Hit, highlighter: Highlighter) -> SearchResult {
     let partition = self.partition(type)
     let document = Int(hit.document)

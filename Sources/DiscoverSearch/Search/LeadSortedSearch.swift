@@ -89,15 +89,12 @@ struct LeadSortedSearch {
       restBound += alternative.weight * scorer.bound(fieldMaxima: maxima, idf: alternative.idf)
     }
     // Each match's bound: its rarest-term score plus the others' list bounds, times its own
-    // static factor. Matches are visited from the best bound down.
-    var bounds = [Float](repeating: 0, count: count)
-    for index in 0..<count {
-      bounds[index] = ScoreBlend.combine(
+    // static factor. Matches are visited from the best bound down (ties in document order),
+    // popped from a heap: the search usually stops after a small part of them, so sorting
+    // them all would cost more than the visits.
+    var order = VisitOrder(count: count) { index in
+      ScoreBlend.combine(
         text: leadScores[index] + restBound, factor: blend.factor(of: documents[index]))
-    }
-    var order = Array(0..<count)
-    order.sort {
-      bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : documents[$0] < documents[$1]
     }
 
     // Pass 3: from the best rarest-term score down, in batches, until nothing can enter.
@@ -110,14 +107,14 @@ struct LeadSortedSearch {
     var totals = [Float](repeating: 0, count: batchSize)
     var x = [Float](repeating: 0, count: batchSize)
     let isWanted = [Bool](repeating: true, count: batchSize)
-    var start = 0
-    while start < count {
+    while let best = order.peekBound {
       // Bounds only fall from here: stop when even the best remaining cannot beat the k-th.
-      if heap.isFull && bounds[order[start]] < heap.worst.score { break }
-      let size = min(batchSize, count - start)
-      for offset in 0..<size {
-        batchDocuments[offset] = documents[order[start + offset]]
-        totals[offset] = leadScores[order[start + offset]]
+      if heap.isFull && best < heap.worst.score { break }
+      var size = 0
+      while size < batchSize, let index = order.pop() {
+        batchDocuments[size] = documents[index]
+        totals[size] = leadScores[index]
+        size += 1
       }
       for (groupOffset, group) in groups.dropFirst().enumerated() {
         let alternative = group.alternatives[0]
@@ -142,8 +139,59 @@ struct LeadSortedSearch {
           document: document, coverage: coverage)
         if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
       }
-      start += size
     }
     return TypeHits(hits: heap.sorted(), count: count)
+  }
+}
+
+/// Match indexes popped from the best bound down, ties by index: a binary max-heap over
+/// keys that pack a bound's bits with the complemented index, built in O(n) (Floyd,
+/// "Algorithm 245: Treesort 3", 1964) and popped in O(log n).
+struct VisitOrder {
+  private var keys: [UInt64]
+
+  /// - Parameter bound: each index's bound, non-negative (whose bits then order as the
+  ///   values do).
+  init(count: Int, bound: (Int) -> Float) {
+    keys = (0..<count).map { index in
+      UInt64(max(bound(index), 0).bitPattern) << 32 | UInt64(UInt32.max - UInt32(index))
+    }
+    var node = keys.count / 2
+    while node > 0 {
+      node -= 1
+      siftDown(node)
+    }
+  }
+
+  /// The best remaining bound, or `nil` when every index was popped.
+  var peekBound: Float? {
+    keys.first.map { Float(bitPattern: UInt32($0 >> 32)) }
+  }
+
+  mutating func pop() -> Int? {
+    guard let top = keys.first else { return nil }
+    let last = keys.removeLast()
+    if !keys.isEmpty {
+      keys[0] = last
+      siftDown(0)
+    }
+    return Int(UInt32.max - UInt32(truncatingIfNeeded: top))
+  }
+
+  private mutating func siftDown(_ start: Int) {
+    let count = keys.count
+    keys.withUnsafeMutableBufferPointer { keys in
+      var node = start
+      let value = keys[node]
+      while true {
+        var child = 2 * node + 1
+        if child >= count { break }
+        if child + 1 < count && keys[child + 1] > keys[child] { child += 1 }
+        if keys[child] <= value { break }
+        keys[node] = keys[child]
+        node = child
+      }
+      keys[node] = value
+    }
   }
 }

@@ -166,12 +166,6 @@ struct PostingCursor {
     }
   }
 
-  /// Skips the rest of the current block.
-  @inline(__always)
-  mutating func skipBlock() {
-    loadBlock(block + 1)
-  }
-
   /// Moves to block `target`'s first document (a later block than the current one).
   @inline(__always)
   mutating func jump(toBlock target: Int) {

@@ -20,6 +20,8 @@ final class SearchWorkspace: @unchecked Sendable {
   var suggestionText: [UInt8] = []
   var suggestionCandidates: [SuggestionCandidate] = []
   var suggestionSlots: [Int32] = []
+  /// What ``IndexSnapshot/touchResultFields(_:)`` read, kept so its loads stay.
+  var touched: UInt32 = 0
 }
 
 /// A stack of idle ``SearchWorkspace``s.

@@ -42,6 +42,11 @@ struct ThresholdSearch {
   /// Alternatives of group `g` are `groupStarts[g]..<groupStarts[g + 1]`.
   private var groupStarts: [Int] = [0]
 
+  /// After ``run(limit:after:)`` gave up: the k-th best score it had found, which every
+  /// document of the final top hits reaches (`-infinity` when it found fewer than k). The
+  /// scan that takes over prunes with it from the start instead of from nothing.
+  private(set) var floorOnGivingUp = -Float.infinity
+
   /// Whether the query is one term with one alternative: hits are scored from their
   /// impacts, and the count is the document frequency.
   private var isSingleTerm: Bool { alternatives.count == 1 }
@@ -86,17 +91,14 @@ struct ThresholdSearch {
   mutating func run(limit: Int, after: RankKey?) -> TypeHits? {
     let count = countMatches()
     guard limit > 0 else { return TypeHits(hits: [], count: count) }
+    if !isSingleTerm && !expectsEnoughMatches(count: count, limit: limit) { return nil }
     var heap = TopHits(capacity: limit)
     var seen = DocumentSet()
     let groupCount = groupStarts.count - 1
     let coverage = UInt8(clamping: groupCount)
-    func offer(text: Float, document: UInt32) {
-      let hit = Hit(
-        score: ScoreBlend.combine(text: text, factor: blend.factor(of: document)),
-        document: document, coverage: coverage)
-      if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
-    }
     let isBlended = blend.factors != nil
+    var batch = Batch()
+    defer { batch.deallocate() }
     while true {
       // The bound on unseen documents, and the list to read next.
       var bound: Float = 0
@@ -132,53 +134,116 @@ struct ThresholdSearch {
         // Every list is read. Complete lists have shown every matching document; a
         // truncated one may hide more.
         if alternatives.allSatisfy(\.isComplete) || isExhaustedGroupComplete() { break }
+        if heap.isFull { floorOnGivingUp = heap.worst.score }
         return nil
       }
-      let document = alternatives[next].documents[alternatives[next].position]
-      let impact = alternatives[next].impacts[alternatives[next].position]
-      alternatives[next].position += 1
-      if isSingleTerm {
-        // Each document appears once, and its impact is its whole score.
-        let alternative = alternatives[0]
-        offer(
-          text: alternative.weight * (alternative.idf * scorer.saturate(impact)),
-          document: document)
-        continue
-      }
       // Read a batch from this list and score it together: the random accesses of a batch
-      // are independent, so their cache misses overlap instead of following one another.
-      // Reading a few entries more than needed never breaks the bound.
-      var batch = Batch()
-      if seen.insert(document) { batch.append(document, impact) }
+      // (static factors, and other terms' frequencies) are independent, so their cache
+      // misses overlap instead of following one another. Reading a few entries more than
+      // needed never breaks the bound: each is scored exactly.
+      batch.count = 0
       while batch.count < Batch.capacity && alternatives[next].position < alternatives[next].count {
         let position = alternatives[next].position
-        let more = alternatives[next].documents[position]
+        let document = alternatives[next].documents[position]
         alternatives[next].position += 1
-        if seen.insert(more) { batch.append(more, alternatives[next].impacts[position]) }
+        // A lone term lists each document once.
+        if isSingleTerm || seen.insert(document) {
+          batch.append(document, alternatives[next].impacts[position])
+        }
       }
-      scoreBatch(&batch, from: next)
+      if isSingleTerm {
+        // A document's impact is its whole text score.
+        let alternative = alternatives[0]
+        for index in 0..<batch.count {
+          batch.scores[index] =
+            alternative.weight * (alternative.idf * scorer.saturate(batch.impacts[index]))
+        }
+      } else {
+        scoreBatch(&batch, from: next)
+      }
+      if isBlended {
+        batch.loadFactors(blend, below: heap.isFull ? heap.worst.score : -Float.infinity)
+      }
       for index in 0..<batch.count where batch.isMatch[index] {
-        offer(text: batch.scores[index], document: batch.documents[index])
+        let hit = Hit(
+          score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
+          document: batch.documents[index], coverage: coverage)
+        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
       }
     }
     return TypeHits(hits: heap.sorted(), count: count)
   }
 
-  /// Up to ``capacity`` documents scored together.
+  /// Up to ``capacity`` documents scored together, in storage allocated once per search.
   private struct Batch {
     static let capacity = 16
     var count = 0
-    var documents = [UInt32](repeating: 0, count: capacity)
+    /// One allocation: documents, impacts, scores, factors, then the scratch of
+    /// `scoreBatch` (best, x), then isMatch and present.
+    private let storage = UnsafeMutableRawPointer.allocate(
+      byteCount: Batch.capacity * (4 * 6 + 2), alignment: 16)
+    var documents: UnsafeMutablePointer<UInt32> {
+      storage.assumingMemoryBound(to: UInt32.self)
+    }
     /// The weighted frequency of each document in the list it was read from.
-    var impacts = [Float](repeating: 0, count: capacity)
-    var scores = [Float](repeating: 0, count: capacity)
-    var isMatch = [Bool](repeating: true, count: capacity)
+    var impacts: UnsafeMutablePointer<Float> {
+      (storage + 4 * Batch.capacity).assumingMemoryBound(to: Float.self)
+    }
+    var scores: UnsafeMutablePointer<Float> {
+      (storage + 8 * Batch.capacity).assumingMemoryBound(to: Float.self)
+    }
+    var factors: UnsafeMutablePointer<Float> {
+      (storage + 12 * Batch.capacity).assumingMemoryBound(to: Float.self)
+    }
+    var best: UnsafeMutablePointer<Float> {
+      (storage + 16 * Batch.capacity).assumingMemoryBound(to: Float.self)
+    }
+    var x: UnsafeMutablePointer<Float> {
+      (storage + 20 * Batch.capacity).assumingMemoryBound(to: Float.self)
+    }
+    var isMatch: UnsafeMutablePointer<Bool> {
+      (storage + 24 * Batch.capacity).assumingMemoryBound(to: Bool.self)
+    }
+    var present: UnsafeMutablePointer<Bool> {
+      (storage + 25 * Batch.capacity).assumingMemoryBound(to: Bool.self)
+    }
+
+    init() {
+      for index in 0..<Batch.capacity {
+        isMatch[index] = true
+        factors[index] = 1
+      }
+    }
 
     mutating func append(_ document: UInt32, _ impact: Float) {
       documents[count] = document
       impacts[count] = impact
+      isMatch[count] = true
       count += 1
     }
+
+    /// Reads the static factor of every match that could score at least `threshold` with
+    /// the type's largest factor, and drops the others; the loads are independent of each
+    /// other.
+    func loadFactors(_ blend: ScoreBlend, below threshold: Float) {
+      guard let factors = blend.factors else { return }
+      let maximum = factors.maximum
+      for index in 0..<count where isMatch[index] {
+        // The type's largest factor, then that of the document's run of 64 (in cache),
+        // before the document's own.
+        if ScoreBlend.combine(text: scores[index], factor: maximum) < threshold
+          || ScoreBlend.combine(
+            text: scores[index], factor: factors.chunkMaximum(of: documents[index]))
+            < threshold
+        {
+          isMatch[index] = false
+        } else {
+          self.factors[index] = factors.factors[Int(documents[index])]
+        }
+      }
+    }
+
+    func deallocate() { storage.deallocate() }
   }
 
   /// Scores a batch: every document's exact score, or `isMatch` false when it misses a
@@ -192,12 +257,13 @@ struct ThresholdSearch {
   private func scoreBatch(_ batch: inout Batch, from source: Int) {
     let count = batch.count
     let access = BitmapRandomAccess(postings: postings, scorer: scorer)
-    var best = [Float](repeating: 0, count: count)
-    var present = [Bool](repeating: false, count: count)
-    var x = [Float](repeating: -1, count: count)
+    let best = batch.best
+    let present = batch.present
+    let x = batch.x
     for index in 0..<count {
       batch.scores[index] = 0
       batch.isMatch[index] = true
+      x[index] = -1
     }
     for group in 0..<(groupStarts.count - 1) {
       for index in 0..<count {
@@ -210,17 +276,11 @@ struct ThresholdSearch {
           for index in 0..<count { x[index] = batch.impacts[index] }
         } else {
           guard alternative.bitmap != nil else { continue }
-          batch.documents.withUnsafeBufferPointer { documents in
-            batch.isMatch.withUnsafeBufferPointer { isMatch in
-              x.withUnsafeMutableBufferPointer { x in
-                access.weightedFrequencies(
-                  of: UnsafeBufferPointer(rebasing: documents[0..<count]),
-                  isWanted: UnsafeBufferPointer(rebasing: isMatch[0..<count]),
-                  listIndex: alternative.listIndex, bitmapIndex: alternative.bitmapIndex,
-                  into: x)
-              }
-            }
-          }
+          access.weightedFrequencies(
+            of: UnsafeBufferPointer(start: batch.documents, count: count),
+            isWanted: UnsafeBufferPointer(start: batch.isMatch, count: count),
+            listIndex: alternative.listIndex, bitmapIndex: alternative.bitmapIndex,
+            into: UnsafeMutableBufferPointer(start: x, count: count))
         }
         for index in 0..<count where batch.isMatch[index] && x[index] >= 0 {
           present[index] = true
@@ -237,6 +297,24 @@ struct ThresholdSearch {
       }
     }
   }
+
+  /// Whether reading some impact list whole is expected to meet several times `limit`
+  /// matches.
+  ///
+  /// Sorted access meets matches at about the rate `count / documentFrequency` of each list.
+  /// When even a whole list is expected to yield few (words that rarely meet, like "to
+  /// life this"), the search would read every list to its end, paying random access for
+  /// each entry, and then give up; the scan led by the rarest list is cheaper from the
+  /// start.
+  private func expectsEnoughMatches(count: Int, limit: Int) -> Bool {
+    let expected = alternatives.map {
+      Double($0.count) * Double(count) / Double(max($0.list.documentFrequency, 1))
+    }
+    return (expected.max() ?? 0) >= Double(ThresholdSearch.matchesPerHit * limit)
+  }
+
+  /// Matches per requested hit that sorted access must be expected to meet.
+  static let matchesPerHit = 32
 
   /// Whether some group's lists are all complete and read, so every match was seen.
   private func isExhaustedGroupComplete() -> Bool {
@@ -307,15 +385,23 @@ struct ThresholdSearch {
   }
 }
 
-/// A small set of document ids (open addressing with linear probing), for the documents a
-/// threshold search has already scored.
+/// A set of document ids, for the documents a search has already scored. It starts as a
+/// small open-addressing table (linear probing; Knuth, *The Art of Computer Programming*,
+/// vol. 3, §6.4) and turns into a bitmap over the type's documents once it holds
+/// ``bitmapThreshold`` of them: a deep threshold search sees thousands of documents, and
+/// a bitmap insert is one load and one store, without probing or rehashing.
 struct DocumentSet {
+  /// Entries past which the table turns into a bitmap.
+  static let bitmapThreshold = 1_024
   private var slots = [UInt32](repeating: UInt32.max, count: 256)
   private var count = 0
+  private var bits: [UInt64] = []
 
   /// Inserts `document`; returns `false` when it was already there.
   mutating func insert(_ document: UInt32) -> Bool {
-    if count * 2 >= slots.count { grow() }
+    if !bits.isEmpty { return insertBit(document) }
+    if count * 2 >= slots.count { grow(including: document) }
+    if !bits.isEmpty { return insertBit(document) }
     let mask = slots.count - 1
     var slot = Int(document &* 0x9E37_79B1) & mask
     while true {
@@ -330,10 +416,30 @@ struct DocumentSet {
     }
   }
 
-  private mutating func grow() {
+  @inline(__always)
+  private mutating func insertBit(_ document: UInt32) -> Bool {
+    let word = Int(document >> 6)
+    if word >= bits.count {
+      bits.append(contentsOf: repeatElement(0, count: word + 1 - bits.count))
+    }
+    let mask: UInt64 = 1 << UInt64(document & 63)
+    if bits[word] & mask != 0 { return false }
+    bits[word] |= mask
+    return true
+  }
+
+  /// Doubles the table, or turns it into a bitmap sized by the largest document seen.
+  private mutating func grow(including document: UInt32) {
     let old = slots
-    slots = [UInt32](repeating: UInt32.max, count: old.count * 2)
     count = 0
+    if old.count / 2 >= DocumentSet.bitmapThreshold {
+      let largest = max(old.lazy.filter { $0 != UInt32.max }.max() ?? 0, document)
+      bits = [UInt64](repeating: 0, count: Int(largest >> 6) + 1)
+      slots = []
+      for value in old where value != UInt32.max { _ = insertBit(value) }
+      return
+    }
+    slots = [UInt32](repeating: UInt32.max, count: old.count * 2)
     for value in old where value != UInt32.max { _ = insert(value) }
   }
 }

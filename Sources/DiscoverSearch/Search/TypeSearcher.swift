@@ -175,12 +175,13 @@ struct TypeSearcher {
       isSingleTerm && matching == .all && blend.factors != nil && usesImpactOrders
       && scorer.weights == postings.impactWeights
       && postings.bitmapIndex(ofList: groups[0].alternatives[0].listIndex) == nil
+    var floor = -Float.infinity
     if matching == .all && phrases.isEmpty && usesImpactOrders && !blendsOneTerm {
       if var threshold = ThresholdSearch(
-        partition: partition, scorer: scorer, blend: blend, groups: groups),
-        let hits = threshold.run(limit: limit, after: after)
+        partition: partition, scorer: scorer, blend: blend, groups: groups)
       {
-        return hits
+        if let hits = threshold.run(limit: limit, after: after) { return hits }
+        floor = threshold.floorOnGivingUp
       }
       if let leadSorted = LeadSortedSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups)
@@ -195,6 +196,7 @@ struct TypeSearcher {
     var evaluation = Evaluation(
       searcher: self, blend: blend, groups: groups, phrases: phrases, scratch: scratch,
       limit: limit, after: after)
+    evaluation.floor = floor
     switch matching {
     case .all:
       if blendsOneTerm,
@@ -215,6 +217,21 @@ struct TypeSearcher {
 
 }
 
+/// One alternative's bitmap within a group, with what random access to it needs.
+private struct GroupBitmap {
+  let words: UnsafePointer<UInt64>
+  /// The alternative's list and bitmap numbers.
+  let list: Int
+  let bitmap: Int
+  /// The alternative's cursor (and idf and weight) index.
+  let cursor: Int
+
+  @inline(__always)
+  func contains(_ document: UInt32) -> Bool {
+    words[Int(document >> 6)] & (1 << UInt64(document & 63)) != 0
+  }
+}
+
 /// The mutable state of one search in one type.
 private struct Evaluation {
   let scorer: BM25F
@@ -228,13 +245,23 @@ private struct Evaluation {
   var weights: [Float] = []
   /// Alternatives of group `g` are cursors `groupStarts[g]..<groupStarts[g + 1]`.
   var groupStarts: [Int] = [0]
-  /// The bitmap of each group that has one alternative with a bitmap.
-  var bitmaps: [UnsafePointer<UInt64>?] = []
+  /// The bitmaps of each group whose alternatives all have one (`nil` otherwise): a
+  /// document is in the group when it is in one of them, and its frequencies are read at
+  /// random through them.
+  var bitmaps: [[GroupBitmap]?] = []
+  let randomAccess: BitmapRandomAccess
+  /// Whether a conjunction whose terms all have bitmaps walks their intersection
+  /// (``runBitmapConjunction(wordCount:)``) rather than the rarest list.
+  let walksBitmaps: Bool
   /// The score bound of each group over its whole list.
   var listBounds: [Float] = []
   /// Phrases with members as group indexes.
   var phrases: [[(group: Int, offset: UInt32)]] = []
   var heap: TopHits
+  /// A score every final top hit reaches, known before the scan (from a threshold search
+  /// that gave up): blocks and documents bounded below it are skipped even before the heap
+  /// is full. Ties are kept, since the hits that set it are found again by the scan.
+  var floor = -Float.infinity
   var count = 0
   /// The static factors of the current block's documents.
   var blockFactors = [Float](repeating: 1, count: PostingBlock.capacity)
@@ -251,6 +278,8 @@ private struct Evaluation {
     self.limit = limit
     heap = TopHits(capacity: limit)
     let postings = searcher.partition.postings
+    randomAccess = BitmapRandomAccess(postings: postings, scorer: searcher.scorer)
+    walksBitmaps = searcher.usesImpactOrders
     let alternativeCount = groups.reduce(0) { $0 + $1.alternatives.count }
     cursors.reserveCapacity(alternativeCount)
     idfs.reserveCapacity(alternativeCount)
@@ -273,14 +302,15 @@ private struct Evaluation {
       }
       groupStarts.append(cursors.count)
       listBounds.append(bound)
-      if group.alternatives.count == 1 {
-        bitmaps.append(
-          postings.bitmapIndex(ofList: group.alternatives[0].listIndex).map {
-            postings.bitmaps.base + $0 * postings.bitmapWordCount
-          })
-      } else {
-        bitmaps.append(nil)
+      let groupBitmaps = group.alternatives.enumerated().compactMap { offset, alternative in
+        postings.bitmapIndex(ofList: alternative.listIndex).map {
+          GroupBitmap(
+            words: postings.bitmaps.base + $0 * postings.bitmapWordCount,
+            list: alternative.listIndex, bitmap: $0,
+            cursor: cursors.count - group.alternatives.count + offset)
+        }
       }
+      bitmaps.append(groupBitmaps.count == group.alternatives.count ? groupBitmaps : nil)
     }
     for phrase in phrases {
       let members = phrase.members.compactMap { member in
@@ -303,6 +333,16 @@ private struct Evaluation {
       document: document, coverage: coverage)
     if accepts(hit) { heap.insert(hit) }
   }
+
+  /// Whether a document scoring at most `bound` can be among the top hits.
+  @inline(__always)
+  private func canEnter(bound: Float, coverage: UInt8) -> Bool {
+    bound >= floor && heap.admits(bound: bound, coverage: coverage)
+  }
+
+  /// Whether pruning by bounds can skip anything yet.
+  @inline(__always)
+  private var prunes: Bool { heap.isFull || floor > -Float.infinity }
 
   /// The bound of block `block` of cursor 0 given its text bound.
   @inline(__always)
@@ -328,7 +368,7 @@ private struct Evaluation {
     for block in 0..<blockCount {
       let text =
         weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
-      if heap.isFull && !heap.admits(bound: blendedBound(text: text, block: block), coverage: 1) {
+      if prunes && !canEnter(bound: blendedBound(text: text, block: block), coverage: 1) {
         continue
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
@@ -358,12 +398,21 @@ private struct Evaluation {
     let block = cursors[0].block
     let documents = cursors[0].blockDocuments
     let base = factors.factors.baseAddress!
-    for slot in 0..<documents.count { blockFactors[slot] = base[Int(documents[slot])] }
+    // A document whose run of 64 cannot reach the k-th hit (the threshold only rises) is
+    // skipped without loading its own factor: the run maxima stay in cache, the factors
+    // do not. Skipped documents get factor 0.
+    let threshold = heap.isFull ? max(heap.worst.score, floor) : floor
+    for slot in 0..<documents.count {
+      let document = documents[slot]
+      blockFactors[slot] =
+        ScoreBlend.combine(text: blockText, factor: factors.chunkMaximum(of: document))
+          < threshold ? 0 : base[Int(document)]
+    }
     var slot = cursors[0].index
     while cursors[0].block == block {
       let document = cursors[0].document
-      if heap.admitsOrTies(
-        bound: ScoreBlend.combine(text: blockText, factor: blockFactors[slot]), coverage: 1),
+      let bound = ScoreBlend.combine(text: blockText, factor: blockFactors[slot])
+      if blockFactors[slot] > 0, bound >= floor, heap.admitsOrTies(bound: bound, coverage: 1),
         seen?.insert(document) ?? true
       {
         let hit = Hit(
@@ -475,43 +524,23 @@ private struct Evaluation {
   mutating func runConjunction(postings: TypePostings) {
     let groupCount = groupStarts.count - 1
     let coverage = UInt8(clamping: groupCount)
-    let leadIsSingle = groupStarts[1] == 1
-    // With a bitmap for every term, the count is the popcount of their intersection, and
-    // blocks of the lead that cannot reach the top hits are skipped undecoded.
-    var countIsKnown = false
-    if phrases.isEmpty && bitmaps.allSatisfy({ $0 != nil }) {
-      let words = postings.bitmapWordCount
-      var total = 0
-      for word in 0..<words {
-        var bits = bitmaps[0]![word]
-        for group in 1..<groupCount { bits &= bitmaps[group]![word] }
-        total &+= bits.nonzeroBitCount
-      }
-      count = total
-      countIsKnown = true
-      if limit == 0 { return }
+    // With bitmaps for every term, the matches and their count come from the bitmaps.
+    if walksBitmaps && phrases.isEmpty && bitmaps.allSatisfy({ $0 != nil }) {
+      runBitmapConjunction(wordCount: postings.bitmapWordCount)
+      return
     }
     var restBound: Float = 0
     for group in 1..<max(groupCount, 1) { restBound += listBounds[group] }
 
+    // Every match is counted, so no block of the lead can be skipped.
     var lead = advance(group: 0, to: 0)
-    var checkedBlock = -1
     while lead != PostingCursor.end {
-      if countIsKnown && leadIsSingle && heap.isFull && cursors[0].block != checkedBlock {
-        checkedBlock = cursors[0].block
-        let bound = blendedBound(text: blockBound(group: 0) + restBound, block: checkedBlock)
-        if !heap.admits(bound: bound, coverage: coverage) {
-          cursors[0].skipBlock()
-          lead = cursors[0].document
-          continue
-        }
-      }
       var target = lead
       var isMatch = true
       var isExhausted = false
       for group in 1..<groupCount {
-        if let bitmap = bitmaps[group] {
-          if bitmap[Int(lead >> 6)] & (1 << UInt64(lead & 63)) == 0 {
+        if let groupBitmaps = bitmaps[group] {
+          if !groupBitmaps.contains(where: { $0.contains(lead) }) {
             isMatch = false
             break
           }
@@ -535,13 +564,28 @@ private struct Evaluation {
         isMatch = phrasesHold(in: lead)
       }
       if isMatch {
-        if !countIsKnown { count += 1 }
+        count += 1
         if limit > 0 {
           let bound = ScoreBlend.combine(
             text: blockBound(group: 0) + restBound, factor: blend.factor(of: lead))
-          if heap.admits(bound: bound, coverage: coverage) {
+          if canEnter(bound: bound, coverage: coverage) {
             var total: Float = 0
             for group in 0..<groupCount {
+              // A group with bitmaps is read at the document, without decoding its
+              // blocks on the way (phrases need its cursors' positions).
+              if walksBitmaps && group > 0 && phrases.isEmpty,
+                let groupBitmaps = bitmaps[group]
+              {
+                var best: Float = 0
+                for bitmap in groupBitmaps where bitmap.contains(lead) {
+                  let x = randomAccess.weightedFrequency(
+                    ofMember: lead, listIndex: bitmap.list, bitmapIndex: bitmap.bitmap)
+                  best = max(
+                    best, weights[bitmap.cursor] * (idfs[bitmap.cursor] * scorer.saturate(x)))
+                }
+                total += best
+                continue
+              }
               _ = advance(group: group, to: lead)
               total += score(group: group, document: lead)
             }
@@ -553,6 +597,65 @@ private struct Evaluation {
         lead = advance(group: 0, to: max(target, lead &+ 1))
       }
     }
+  }
+
+  /// Every term, each with bitmaps: the matches are the set bits of the AND over groups of
+  /// the OR of their bitmaps, visited in document order, 64 at a time.
+  ///
+  /// The count falls out of the same pass. A word of 64 documents is skipped when the sum
+  /// of the groups' list bounds times the largest static factor among its documents cannot
+  /// reach the top hits; a match is scored only when that sum times its own factor can, and
+  /// then every group is read at random through its bitmap's rank directory
+  /// (``BitmapRandomAccess``). Nothing is decoded on the way: walking the rarest list instead
+  /// would decode and probe each of its postings, and for frequent words nearly every block
+  /// holds a posting at the list's bound, so block-max pruning skips nothing.
+  private mutating func runBitmapConjunction(wordCount: Int) {
+    let groupCount = groupStarts.count - 1
+    let coverage = UInt8(clamping: groupCount)
+    let textBound = listBounds.reduce(0, +)
+    var total = 0
+    for word in 0..<wordCount {
+      var bits = UInt64.max
+      for group in 0..<groupCount {
+        var any: UInt64 = 0
+        for bitmap in bitmaps[group]! { any |= bitmap.words[word] }
+        bits &= any
+      }
+      total &+= bits.nonzeroBitCount
+      guard bits != 0, limit > 0 else { continue }
+      let first = UInt32(word << 6)
+      if prunes
+        && !canEnter(
+          bound: ScoreBlend.combine(
+            text: textBound, factor: blend.factorMaximum(from: first, through: first + 63)),
+          coverage: coverage)
+      {
+        continue
+      }
+      while bits != 0 {
+        let document = first + UInt32(bits.trailingZeroBitCount)
+        bits &= bits &- 1
+        let factor = blend.factor(of: document)
+        guard
+          canEnter(bound: ScoreBlend.combine(text: textBound, factor: factor), coverage: coverage)
+        else { continue }
+        var text: Float = 0
+        for group in 0..<groupCount {
+          var best: Float = 0
+          for bitmap in bitmaps[group]! where bitmap.contains(document) {
+            let x = randomAccess.weightedFrequency(
+              ofMember: document, listIndex: bitmap.list, bitmapIndex: bitmap.bitmap)
+            best = max(best, weights[bitmap.cursor] * (idfs[bitmap.cursor] * scorer.saturate(x)))
+          }
+          text += best
+        }
+        let hit = Hit(
+          score: ScoreBlend.combine(text: text, factor: factor), document: document,
+          coverage: coverage)
+        if accepts(hit) { heap.insert(hit) }
+      }
+    }
+    count = total
   }
 
   /// Whether every phrase occurs in `document`: its terms at consecutive positions of one

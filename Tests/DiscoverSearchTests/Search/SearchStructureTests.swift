@@ -1,0 +1,71 @@
+import SyntheticCorpus
+import Testing
+
+@testable import DiscoverSearch
+
+/// The small structures the search paths lean on, against plain Swift collections.
+@Suite struct SearchStructureTests {
+  /// The set of documents already scored answers like a `Set`, in its table form and after
+  /// it turns into a bitmap (past ``DocumentSet/bitmapThreshold`` entries), including
+  /// documents larger than any seen when the bitmap was made.
+  @Test(arguments: [100, DocumentSet.bitmapThreshold, 20_000])
+  func documentSetAnswersLikeASet(insertions: Int) {
+    var random = SplitMix64(seed: UInt64(insertions))
+    var set = DocumentSet()
+    var reference = Set<UInt32>()
+    for step in 0..<insertions {
+      // Small documents first, so that the bitmap must grow for later, larger ones.
+      let range = step < insertions / 2 ? 5_000 : 1_000_000
+      let document = UInt32(random.next() % UInt64(range))
+      let isNew = set.insert(document)
+      #expect(isNew == reference.insert(document).inserted, "\(document)")
+    }
+    for document in reference.prefix(200) {
+      let isNew = set.insert(document)
+      #expect(!isNew, "\(document) was inserted twice")
+    }
+  }
+
+  /// The lead-sorted search visits matches from the best bound down, ties by index: the
+  /// order a stable sort gives, popped lazily from a heap.
+  @Test func visitOrderPopsLikeASort() {
+    var random = SplitMix64(seed: 7)
+    // Few distinct bounds, so that ties are common.
+    let bounds = (0..<3_000).map { _ in Float(random.next() % 40) / 4 }
+    var order = VisitOrder(count: bounds.count) { bounds[$0] }
+    let expected = bounds.indices.sorted {
+      bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : $0 < $1
+    }
+    var popped: [Int] = []
+    while let bound = order.peekBound {
+      let index = order.pop()
+      let poppedBound = index.map { bounds[$0] }
+      #expect(poppedBound == bound)
+      if let index { popped.append(index) }
+    }
+    #expect(popped == expected)
+    #expect(order.pop() == nil)
+  }
+
+  /// Result cards come out the same whether or not their fields were brought into the cache
+  /// first, and touching a page of every type reads within bounds.
+  @Test func touchingResultFieldsChangesNoCard() throws {
+    let index = ThresholdSearchTests.fixture.index
+    let response = try index.search("the", in: .top, limit: 40)
+    #expect(!response.results.isEmpty)
+    let snapshot = index.snapshot
+    var page: [(type: SearchResultType, document: UInt32)] = []
+    for type in SearchResultType.allCases {
+      let count = snapshot.partition(type).documentCount
+      for document in [0, count / 2, count - 1] where document >= 0 {
+        page.append((type, UInt32(document)))
+      }
+    }
+    _ = snapshot.touchResultFields(page)
+    let again = try index.search("the", in: .top, limit: 40)
+    #expect(again.results.map(\.id) == response.results.map(\.id))
+    #expect(again.results.map(\.title) == response.results.map(\.title))
+    #expect(again.results.map(\.subtitle) == response.results.map(\.subtitle))
+    #expect(again.results.map(\.thumbnailURL) == response.results.map(\.thumbnailURL))
+  }
+}
