@@ -20,6 +20,10 @@ public struct IndexWriter {
   /// Occurrences of all words of running text (titles, descriptions, names), the vocabulary
   /// hashtags are split with; ``TermInterner`` counts each word.
   var totalPlainWords = 0
+  /// Scratch for the hashes of a field's tokens.
+  private var hashes: [Int] = []
+  /// What the slot reads ahead of interning returned, kept so the loads are not removed.
+  private var touched: UInt32 = 0
   var documentIDs = ByteStringTable(capacity: 1 << 10)
   var documentLocations: [UInt32] = []
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
@@ -238,11 +242,23 @@ public struct IndexWriter {
     defer { builders[builder].entries = entries }
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     var plainWords = 0
+    // Two passes: hash every token and read its first slot, then intern. With millions of
+    // terms most slots miss the cache; read together, their misses overlap instead of each
+    // waiting for the one before (as ``BitmapRandomAccess`` stages its loads).
+    hashes.removeAll(keepingCapacity: true)
+    var touched: UInt32 = 0
     for token in stream.tokens {
+      let hash = ByteStringTable.hash(
+        UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]))
+      hashes.append(hash)
+      touched &+= terms.touch(hash: hash)
+    }
+    self.touched = touched
+    for (index, token) in stream.tokens.enumerated() {
       let key = UnsafeRawBufferPointer(
         rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
       let isWord = token.kind == .word
-      let term = terms.intern(key, isWord: isWord)
+      let term = terms.intern(key, hash: hashes[index], isWord: isWord)
       if isWord { plainWords += 1 }
       entries.append(
         PostingEntry(term: term, document: document, field: field, position: token.position))

@@ -80,7 +80,21 @@ struct TermInterner {
   /// - Complexity: O(length of `key`) amortized.
   @inline(__always)
   mutating func intern(_ key: UnsafeRawBufferPointer, isWord: Bool = false) -> UInt32 {
-    let hash = ByteStringTable.hash(key)
+    intern(key, hash: ByteStringTable.hash(key), isWord: isWord)
+  }
+
+  /// Reads the slot where a lookup of a term with hash `hash` starts, and returns its tag,
+  /// so that a caller can bring the slots of many terms into the cache with independent
+  /// loads before interning them one by one.
+  @inline(__always)
+  func touch(hash: Int) -> UInt32 {
+    slots.withUnsafeBufferPointer { $0[hash & mask].tag }
+  }
+
+  /// ``intern(_:isWord:)`` with the key's hash (``ByteStringTable/hash(_:)``) already
+  /// computed.
+  @inline(__always)
+  mutating func intern(_ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool) -> UInt32 {
     let tag = Self.tag(hash: hash, length: key.count)
     let prefix = Self.prefix(of: key)
     var (found, slot) = probe(key, hash: hash, tag: tag, prefix: prefix)
