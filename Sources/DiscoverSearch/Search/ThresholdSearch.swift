@@ -41,6 +41,8 @@ struct ThresholdSearch {
   private var alternatives: [Alternative] = []
   /// Alternatives of group `g` are `groupStarts[g]..<groupStarts[g + 1]`.
   private var groupStarts: [Int] = [0]
+  /// Each group's bound on unseen documents, as of the current round.
+  private var groupBounds: [Float] = []
 
   /// After ``run(limit:after:)`` gave up: the k-th best score it had found, which every
   /// document of the final top hits reaches (`-infinity` when it found fewer than k). The
@@ -82,6 +84,7 @@ struct ThresholdSearch {
       }
       groupStarts.append(alternatives.count)
     }
+    groupBounds = [Float](repeating: 0, count: groups.count)
   }
 
   /// The exact count (popcount of the AND of each group's OR of bitmaps) and the top hits,
@@ -103,6 +106,7 @@ struct ThresholdSearch {
       // The bound on unseen documents, and the list to read next.
       var bound: Float = 0
       var next = -1
+      var nextGroup = 0
       var nextWeight: Float = -1
       var hasUnread = false
       for group in 0..<groupCount {
@@ -116,9 +120,11 @@ struct ThresholdSearch {
             if weight > nextWeight {
               nextWeight = weight
               next = index
+              nextGroup = group
             }
           }
         }
+        groupBounds[group] = groupBound
         bound += groupBound
       }
       if heap.isFull {
@@ -141,15 +147,35 @@ struct ThresholdSearch {
       // (static factors, and other terms' frequencies) are independent, so their cache
       // misses overlap instead of following one another. Reading a few entries more than
       // needed never breaks the bound: each is scored exactly.
+      //
+      // Under the blend, a new document scores at most its weight in this list plus, for
+      // every other group, that group's current bound (had it been read there, it would have
+      // been seen), times the largest factor of its run of 64, which stays in cache: when
+      // that cannot reach the k-th hit, it is dropped before any random access. Most
+      // documents of a deep read are unpopular ones ruled out this way. The margin covers
+      // rounding in the order the exact score is summed.
+      var others: Float = 0
+      for group in 0..<groupCount where group != nextGroup { others += groupBounds[group] }
+      let threshold =
+        heap.isFull && isBlended && !isSingleTerm ? heap.worst.score : Float.infinity
+      let alternative = alternatives[next]
       batch.count = 0
-      while batch.count < Batch.capacity && alternatives[next].position < alternatives[next].count {
+      // At most a batch's worth of entries is read before the bound is checked again, even
+      // when most are dropped: reading on would overshoot where the search can stop.
+      let end = min(alternatives[next].position + Batch.capacity, alternatives[next].count)
+      while alternatives[next].position < end {
         let position = alternatives[next].position
         let document = alternatives[next].documents[position]
+        let impact = alternatives[next].impacts[position]
         alternatives[next].position += 1
         // A lone term lists each document once.
-        if isSingleTerm || seen.insert(document) {
-          batch.append(document, alternatives[next].impacts[position])
+        guard isSingleTerm || seen.insert(document) else { continue }
+        if threshold < Float.infinity {
+          let text = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
+          let factor = blend.factors?.chunkMaximum(of: document) ?? 1
+          if ScoreBlend.combine(text: text, factor: factor) * (1 + 1e-5) < threshold { continue }
         }
+        batch.append(document, impact)
       }
       if isSingleTerm {
         // A document's impact is its whole text score.
