@@ -44,7 +44,9 @@ struct LeadSortedSearch {
   ///
   /// - Complexity: O(d) bitmap probes for the rarest term's d documents, O(m log m) to order
   ///   its m matches, and random access for the matches visited.
-  func run(limit: Int, after: RankKey?) -> TypeHits {
+  /// - Parameter floor: A score every final top hit reaches, known beforehand (from a
+  ///   threshold search that gave up): the visits stop once no remaining bound reaches it.
+  func run(limit: Int, after: RankKey?, floor: Float = -.infinity) -> TypeHits {
     let postings = partition.postings
     let lead = groups[0].alternatives[0]
     let words = bitmaps.map { postings.bitmaps.base + $0 * postings.bitmapWordCount }
@@ -109,7 +111,7 @@ struct LeadSortedSearch {
     let isWanted = [Bool](repeating: true, count: batchSize)
     while let best = order.peekBound {
       // Bounds only fall from here: stop when even the best remaining cannot beat the k-th.
-      if heap.isFull && best < heap.worst.score { break }
+      if best < floor || (heap.isFull && best < heap.worst.score) { break }
       var size = 0
       while size < batchSize, let index = order.pop() {
         batchDocuments[size] = documents[index]

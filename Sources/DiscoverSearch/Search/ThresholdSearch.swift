@@ -212,21 +212,18 @@ struct ThresholdSearch {
       storage.assumingMemoryBound(to: UInt32.self)
     }
     /// The weighted frequency of each document in the list it was read from.
-    var impacts: UnsafeMutablePointer<Float> {
-      (storage + 4 * Batch.capacity).assumingMemoryBound(to: Float.self)
+    var impacts: UnsafeMutablePointer<Float> { floats(lane: 1) }
+    var scores: UnsafeMutablePointer<Float> { floats(lane: 2) }
+    var factors: UnsafeMutablePointer<Float> { floats(lane: 3) }
+    var best: UnsafeMutablePointer<Float> { floats(lane: 4) }
+    var x: UnsafeMutablePointer<Float> { floats(lane: 5) }
+
+    /// The `lane`-th run of ``capacity`` four-byte values of the storage.
+    @inline(__always)
+    private func floats(lane: Int) -> UnsafeMutablePointer<Float> {
+      (storage + lane * 4 * Batch.capacity).assumingMemoryBound(to: Float.self)
     }
-    var scores: UnsafeMutablePointer<Float> {
-      (storage + 8 * Batch.capacity).assumingMemoryBound(to: Float.self)
-    }
-    var factors: UnsafeMutablePointer<Float> {
-      (storage + 12 * Batch.capacity).assumingMemoryBound(to: Float.self)
-    }
-    var best: UnsafeMutablePointer<Float> {
-      (storage + 16 * Batch.capacity).assumingMemoryBound(to: Float.self)
-    }
-    var x: UnsafeMutablePointer<Float> {
-      (storage + 20 * Batch.capacity).assumingMemoryBound(to: Float.self)
-    }
+
     var isMatch: UnsafeMutablePointer<Bool> {
       (storage + 24 * Batch.capacity).assumingMemoryBound(to: Bool.self)
     }

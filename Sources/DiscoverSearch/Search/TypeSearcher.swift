@@ -186,7 +186,7 @@ struct TypeSearcher {
       if let leadSorted = LeadSortedSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups)
       {
-        return leadSorted.run(limit: limit, after: after)
+        return leadSorted.run(limit: limit, after: after, floor: floor)
       }
     }
     let cursorCount = groups.reduce(0) { $0 + $1.alternatives.count }

@@ -34,6 +34,32 @@ import Testing
     #expect(videos.impactStarts.count > 1, "no term of the videos has an impact order")
   }
 
+  /// When every match scores the same, the blended threshold search cannot stop (only a
+  /// strict win stops it), reads its truncated impact lists to their end and gives up. The
+  /// search that takes over starts from its k-th score as a floor and must keep the ties,
+  /// which come first by document: the lead-sorted search for plain words, the bitmap walk
+  /// when a term has alternatives (an emoji matches its name too).
+  @Test(arguments: ["alpha beta", "🔥 beta"])
+  func aSearchFromTheFloorOfAGivenUpSearchKeepsItsTies(query: String) throws {
+    let videos = (0..<9_000).map {
+      Video(id: "v\($0)", title: query, viewCount: 1_000)
+    }
+    let index = try DiscoverIndex.build(from: videos.map(Document.video))
+    var scanOnly = RankingOptions()
+    scanOnly.usesImpactOrders = false
+    var cursor: SearchCursor?
+    for page in 0..<3 {
+      let fast = try index.search(query, in: .videos, limit: 10, after: cursor)
+      let slow = try index.search(
+        query, in: .videos, limit: 10, after: cursor, ranking: scanOnly)
+      #expect(fast.totalHits == 9_000)
+      #expect(fast.results.map(\.id) == slow.results.map(\.id), "\(query) page \(page)")
+      #expect(fast.results.map(\.score) == slow.results.map(\.score), "\(query) page \(page)")
+      #expect(fast.results.map(\.id) == (page * 10..<page * 10 + 10).map { "v\($0)" })
+      cursor = fast.nextCursor
+    }
+  }
+
   @Test(arguments: [SearchTab.top, .videos])
   func thresholdSearchEqualsTheScan(tab: SearchTab) throws {
     let index = Self.fixture.index
