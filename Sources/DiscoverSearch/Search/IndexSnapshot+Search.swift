@@ -92,15 +92,14 @@ extension IndexSnapshot {
     var didYouMean: String?
     let typos = matching.typoTolerance
     let exactCount = outcome.totalCount
-    if typos.isEnabled && parsed.phrases.isEmpty && exactCount >= typos.minimumResults
-      && exactCount < typos.didYouMeanThreshold
-    {
+    let mayCorrect = typos.isEnabled && parsed.phrases.isEmpty
+    if mayCorrect && exactCount >= typos.minimumResults && exactCount < typos.didYouMeanThreshold {
       // A few hits as typed: a corrected query is offered beside them, from one short walk
       // per word; corrections do not join the results.
       didYouMean = QueryExpansion.oneTypoDidYouMean(
         parsed: parsed, lexicon: suggestionCache.lexicon(of: self), tolerance: typos,
         prefixTerm: prefixTerm, rarerThan: typos.didYouMeanThreshold)
-    } else if typos.isEnabled && parsed.phrases.isEmpty && exactCount < typos.minimumResults {
+    } else if mayCorrect && exactCount < typos.minimumResults {
       // Fewer than `minimumResults` hits as typed: the closest words of the index join the
       // search (Typesense's typo_tokens_threshold), weighed by the typo penalty, so hits
       // with every word as typed keep their full score.
@@ -405,7 +404,6 @@ extension IndexSnapshot {
     }
   }
 
-  /// The result card of a hit.
   /// Brings what the result cards of a page read into the cache, one level of indirection
   /// at a time across the page: offsets and references, then the strings they point to.
   /// A card reads about twenty values at random; read card by card, each cache miss waits
@@ -453,6 +451,7 @@ extension IndexSnapshot {
     return sum
   }
 
+  /// The result card of a hit.
   func makeResult(type: SearchResultType, hit: Hit, highlighter: Highlighter) -> SearchResult {
     let partition = self.partition(type)
     let document = Int(hit.document)

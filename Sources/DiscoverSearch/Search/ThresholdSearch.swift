@@ -179,7 +179,6 @@ struct ThresholdSearch {
       }
       if isSingleTerm {
         // A document's impact is its whole text score.
-        let alternative = alternatives[0]
         for index in 0..<batch.count {
           batch.scores[index] =
             alternative.weight * (alternative.idf * scorer.saturate(batch.impacts[index]))
@@ -246,19 +245,14 @@ struct ThresholdSearch {
     }
 
     /// Reads the static factor of every match that could score at least `threshold` with
-    /// the type's largest factor, and drops the others; the loads are independent of each
-    /// other.
+    /// the largest factor of its run of 64 documents, and drops the others; the loads are
+    /// independent of each other.
     func loadFactors(_ blend: ScoreBlend, below threshold: Float) {
       guard let factors = blend.factors else { return }
-      let maximum = factors.maximum
       for index in 0..<count where isMatch[index] {
-        // The type's largest factor, then that of the document's run of 64 (in cache),
-        // before the document's own.
-        if ScoreBlend.combine(text: scores[index], factor: maximum) < threshold
-          || ScoreBlend.combine(
-            text: scores[index], factor: factors.chunkMaximum(of: documents[index]))
-            < threshold
-        {
+        // The largest factor of the document's run of 64 (in cache) before its own.
+        let runMaximum = factors.chunkMaximum(of: documents[index])
+        if ScoreBlend.combine(text: scores[index], factor: runMaximum) < threshold {
           isMatch[index] = false
         } else {
           self.factors[index] = factors.factors[Int(documents[index])]

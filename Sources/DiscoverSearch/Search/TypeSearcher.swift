@@ -573,17 +573,8 @@ private struct Evaluation {
             for group in 0..<groupCount {
               // A group with bitmaps is read at the document, without decoding its
               // blocks on the way (phrases need its cursors' positions).
-              if walksBitmaps && group > 0 && phrases.isEmpty,
-                let groupBitmaps = bitmaps[group]
-              {
-                var best: Float = 0
-                for bitmap in groupBitmaps where bitmap.contains(lead) {
-                  let x = randomAccess.weightedFrequency(
-                    ofMember: lead, listIndex: bitmap.list, bitmapIndex: bitmap.bitmap)
-                  best = max(
-                    best, weights[bitmap.cursor] * (idfs[bitmap.cursor] * scorer.saturate(x)))
-                }
-                total += best
+              if walksBitmaps && group > 0 && phrases.isEmpty, bitmaps[group] != nil {
+                total += bitmapScore(group: group, document: lead)
                 continue
               }
               _ = advance(group: group, to: lead)
@@ -597,6 +588,19 @@ private struct Evaluation {
         lead = advance(group: 0, to: max(target, lead &+ 1))
       }
     }
+  }
+
+  /// The best alternative score of group `group` in `document`, read through the group's
+  /// bitmaps (which it must have), as ``score(group:document:)`` computes it from cursors.
+  @inline(__always)
+  private func bitmapScore(group: Int, document: UInt32) -> Float {
+    var best: Float = 0
+    for bitmap in bitmaps[group]! where bitmap.contains(document) {
+      let x = randomAccess.weightedFrequency(
+        ofMember: document, listIndex: bitmap.list, bitmapIndex: bitmap.bitmap)
+      best = max(best, weights[bitmap.cursor] * (idfs[bitmap.cursor] * scorer.saturate(x)))
+    }
+    return best
   }
 
   /// Every term, each with bitmaps: the matches are the set bits of the AND over groups of
@@ -640,15 +644,7 @@ private struct Evaluation {
           canEnter(bound: ScoreBlend.combine(text: textBound, factor: factor), coverage: coverage)
         else { continue }
         var text: Float = 0
-        for group in 0..<groupCount {
-          var best: Float = 0
-          for bitmap in bitmaps[group]! where bitmap.contains(document) {
-            let x = randomAccess.weightedFrequency(
-              ofMember: document, listIndex: bitmap.list, bitmapIndex: bitmap.bitmap)
-            best = max(best, weights[bitmap.cursor] * (idfs[bitmap.cursor] * scorer.saturate(x)))
-          }
-          text += best
-        }
+        for group in 0..<groupCount { text += bitmapScore(group: group, document: document) }
         let hit = Hit(
           score: ScoreBlend.combine(text: text, factor: factor), document: document,
           coverage: coverage)
