@@ -96,7 +96,8 @@ struct ThresholdSearch {
     guard limit > 0 else { return TypeHits(hits: [], count: count) }
     if !isSingleTerm && !expectsEnoughMatches(count: count, limit: limit) { return nil }
     var heap = TopHits(capacity: limit)
-    var seen = DocumentSet()
+    var seen = DocumentSet(
+      expectedCount: DocumentSet.bitmapThreshold / 2, universe: postings.documentCount)
     let groupCount = groupStarts.count - 1
     let coverage = UInt8(clamping: groupCount)
     let isBlended = blend.factors != nil
@@ -410,9 +411,38 @@ struct ThresholdSearch {
 struct DocumentSet {
   /// Entries past which the table turns into a bitmap.
   static let bitmapThreshold = 1_024
-  private var slots = [UInt32](repeating: UInt32.max, count: 256)
+  private var slots: [UInt32]
   private var count = 0
   private var bits: [UInt64] = []
+
+  /// Documents below this number: the size of the bitmap, allocated once (0: sized by the
+  /// largest document seen, and grown as needed).
+  private let universe: Int
+
+  /// A set sized to take `expectedCount` documents without growing, of documents below
+  /// `universe` when it is known.
+  init(expectedCount: Int = 0, universe: Int = 0) {
+    var size = 256
+    while size < expectedCount * 2 + 2 { size *= 2 }
+    slots = [UInt32](repeating: UInt32.max, count: size)
+    self.universe = universe
+  }
+
+  /// Whether `document` is in the set.
+  func contains(_ document: UInt32) -> Bool {
+    if !bits.isEmpty {
+      let word = Int(document >> 6)
+      return word < bits.count && bits[word] & (1 << UInt64(document & 63)) != 0
+    }
+    let mask = slots.count - 1
+    var slot = Int(document &* 0x9E37_79B1) & mask
+    while true {
+      let value = slots[slot]
+      if value == document { return true }
+      if value == UInt32.max { return false }
+      slot = (slot + 1) & mask
+    }
+  }
 
   /// Inserts `document`; returns `false` when it was already there.
   mutating func insert(_ document: UInt32) -> Bool {
@@ -450,8 +480,11 @@ struct DocumentSet {
     let old = slots
     count = 0
     if old.count / 2 >= DocumentSet.bitmapThreshold {
-      let largest = max(old.lazy.filter { $0 != UInt32.max }.max() ?? 0, document)
-      bits = [UInt64](repeating: 0, count: Int(largest >> 6) + 1)
+      // Sized once for every document when their number is known: growing it as larger
+      // documents come copies it again and again.
+      var largest = document
+      for value in old where value != UInt32.max { largest = max(largest, value) }
+      bits = [UInt64](repeating: 0, count: max(Int(largest >> 6), universe >> 6) + 1)
       slots = []
       for value in old where value != UInt32.max { _ = insertBit(value) }
       return

@@ -364,7 +364,6 @@ private struct Evaluation {
     let idf = idfs[0]
     let weight = weights[0]
     let blockCount = cursors[0].blockCount
-    var seen: DocumentSet? = nil
     for block in 0..<blockCount {
       let text =
         weight * scorer.bound(fieldMaxima: cursors[0].fieldMaxima(ofBlock: block), idf: idf)
@@ -373,7 +372,7 @@ private struct Evaluation {
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
       if let factors = blend.factors {
-        scoreBlendedBlock(factors: factors, blockText: text, skipping: &seen)
+        scoreBlendedBlock(factors: factors, blockText: text, skipping: nil)
         continue
       }
       while cursors[0].block == block {
@@ -391,9 +390,11 @@ private struct Evaluation {
   /// The block's static factors are loaded first, in one loop: the loads are independent,
   /// so their cache misses overlap instead of following one another. A document is scored
   /// only when `blockText` (a bound of its text score) times its own factor can reach the
-  /// k-th hit, so most never have their norms read; documents in `seen` are skipped.
+  /// k-th hit, so most never have their norms read; documents in `seen` (already scored from
+  /// an impact head) are skipped. The scan visits each document once, so it only reads
+  /// `seen`.
   private mutating func scoreBlendedBlock(
-    factors: StaticFactors, blockText: Float, skipping seen: inout DocumentSet?
+    factors: StaticFactors, blockText: Float, skipping seen: DocumentSet?
   ) {
     let block = cursors[0].block
     let documents = cursors[0].blockDocuments
@@ -413,7 +414,7 @@ private struct Evaluation {
       let document = cursors[0].document
       let bound = ScoreBlend.combine(text: blockText, factor: blockFactors[slot])
       if blockFactors[slot] > 0, bound >= floor, heap.admitsOrTies(bound: bound, coverage: 1),
-        seen?.insert(document) ?? true
+        !(seen?.contains(document) ?? false)
       {
         let hit = Hit(
           score: ScoreBlend.combine(
@@ -442,13 +443,13 @@ private struct Evaluation {
     let weight = weights[0]
     let documentsInHead = postings.impactDocuments.base + head.lowerBound
     let impacts = postings.impactValues.base + head.lowerBound
-    var seen: DocumentSet? = DocumentSet()
     // A long head (a frequent term's) is read in part: what follows weighs at most the last
     // entry read.
     let headRead = min(head.count, 256)
+    var seen = DocumentSet(expectedCount: headRead)
     for index in 0..<headRead {
       let document = documentsInHead[index]
-      _ = seen?.insert(document)
+      _ = seen.insert(document)
       let hit = Hit(
         score: ScoreBlend.combine(
           text: weight * (idf * scorer.saturate(impacts[index])),
@@ -477,7 +478,7 @@ private struct Evaluation {
         if !heap.admitsOrTies(bound: bound, coverage: 1) { continue }
       }
       if cursors[0].block != block { cursors[0].jump(toBlock: block) }
-      scoreBlendedBlock(factors: factors, blockText: text, skipping: &seen)
+      scoreBlendedBlock(factors: factors, blockText: text, skipping: seen)
     }
   }
 

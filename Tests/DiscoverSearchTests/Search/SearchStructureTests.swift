@@ -7,22 +7,33 @@ import Testing
 @Suite struct SearchStructureTests {
   /// The set of documents already scored answers like a `Set`, in its table form and after
   /// it turns into a bitmap (past ``DocumentSet/bitmapThreshold`` entries), including
-  /// documents larger than any seen when the bitmap was made.
-  @Test(arguments: [100, DocumentSet.bitmapThreshold, 20_000])
-  func documentSetAnswersLikeASet(insertions: Int) {
+  /// documents larger than any seen when the bitmap was made; sized in advance or not, with
+  /// the number of documents known or not.
+  @Test(arguments: [100, DocumentSet.bitmapThreshold, 20_000], [false, true])
+  func documentSetAnswersLikeASet(insertions: Int, isSized: Bool) {
     var random = SplitMix64(seed: UInt64(insertions))
-    var set = DocumentSet()
+    var set =
+      isSized
+      ? DocumentSet(expectedCount: DocumentSet.bitmapThreshold / 2, universe: 1_000_000)
+      : DocumentSet()
     var reference = Set<UInt32>()
     for step in 0..<insertions {
       // Small documents first, so that the bitmap must grow for later, larger ones.
       let range = step < insertions / 2 ? 5_000 : 1_000_000
       let document = UInt32(random.next() % UInt64(range))
+      #expect(set.contains(document) == reference.contains(document), "\(document)")
       let isNew = set.insert(document)
       #expect(isNew == reference.insert(document).inserted, "\(document)")
+      #expect(set.contains(document))
     }
     for document in reference.prefix(200) {
       let isNew = set.insert(document)
       #expect(!isNew, "\(document) was inserted twice")
+    }
+    // Documents never inserted, including ones past every bitmap word.
+    for document in [UInt32(999_999), 5_000_001, UInt32.max - 1] where !reference.contains(document)
+    {
+      #expect(!set.contains(document), "\(document)")
     }
   }
 
