@@ -85,8 +85,10 @@ private struct AutomatonWalk {
   var characters: [UInt32]
   var matches: [LevenshteinAutomaton.Match] = []
   var visited = 0
-  /// The UTF-8 bytes of one character, for lookups.
-  var unit: [UInt8] = []
+  /// Characters that keep a spent state alive, ``liveStride`` per level (recursion reuses
+  /// the slots of deeper levels only).
+  var live: [UInt32]
+  let liveStride: Int
 
   init(automaton: LevenshteinAutomaton, keys: SortedKeys) {
     word = automaton.word
@@ -98,6 +100,9 @@ private struct AutomatonWalk {
     levels = word.count + automaton.maximumDistance + 2
     rows = [UInt8](repeating: cap, count: levels * width)
     characters = [UInt32](repeating: 0, count: levels)
+    // A diagonal at the limit per column, and a transposition per column.
+    liveStride = 2 * width
+    live = [UInt32](repeating: 0, count: levels * liveStride)
     for column in 0..<width { rows[column] = UInt8(min(column, Int(cap))) }
   }
 
@@ -142,28 +147,36 @@ private struct AutomatonWalk {
     if level > 0 && smallest >= limit {
       // The budget is spent: only a character that continues the word on a diagonal at the
       // limit, or completes a transposition, keeps the state alive.
-      var live: [UInt32] = []
+      // Collected without repeats in this level's slots of ``live``.
+      let first = level * liveStride
+      var liveCount = 0
+      func collect(_ character: UInt32) {
+        for index in first..<(first + liveCount) where live[index] == character { return }
+        live[first + liveCount] = character
+        liveCount += 1
+      }
       for column in 1..<width where rows[level * width + column - 1] == limit {
-        live.append(word[column - 1])
+        collect(word[column - 1])
       }
       if width > 2 {
         for column in 2..<width
         where word[column - 1] == characters[level]
           && rows[(level - 1) * width + column - 2] < limit
         {
-          live.append(word[column - 2])
+          collect(word[column - 2])
         }
       }
-      var seen: [UInt32] = []
-      for character in live where !seen.contains(character) {
-        seen.append(character)
-        encode(character)
-        let child = unit.withUnsafeBufferPointer {
-          keys.childRange(in: start..<range.upperBound, depth: depth, unit: $0)
+      for index in first..<(first + liveCount) {
+        let character = live[index]
+        var (packed, length) = UTF8Scalar.encode(character)
+        let child = withUnsafeBytes(of: &packed) {
+          keys.childRange(
+            in: start..<range.upperBound, depth: depth,
+            unit: UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[0..<length]))
         }
         if !child.isEmpty {
           visit(
-            child, character: character, length: unit.count, depth: depth, level: level,
+            child, character: character, length: length, depth: depth, level: level,
             reported: reported)
         }
       }
@@ -204,27 +217,24 @@ private struct AutomatonWalk {
     explore(range: child, depth: depth + length, level: level + 1, reported: reported)
   }
 
-  /// The UTF-8 bytes of `character` into ``unit``.
-  private mutating func encode(_ character: UInt32) {
-    unit.removeAll(keepingCapacity: true)
-    if let scalar = Unicode.Scalar(character) {
-      unit.append(contentsOf: UTF8.encode(scalar)!)
-    } else {
-      unit.append(UInt8(truncatingIfNeeded: character))
-    }
-  }
-
   /// Computes row `level + 1` from rows `level` and `level - 1` after reading `character`,
   /// and returns its smallest value.
+  ///
+  /// Only the columns within `limit` of the diagonal are computed (Ukkonen, "Algorithms for
+  /// approximate string matching", Information and Control 1985): an entry at row i and
+  /// column j is at least |i − j|, so every other one is the cap, which it keeps from the
+  /// initial rows (a level's band never moves). A word of 19 characters with two typos
+  /// then costs 5 columns a step instead of 19.
   private mutating func step(level: Int, character: UInt32) -> UInt8 {
     let previous = level * width
     let current = previous + width
     let cap = self.cap
     let previousCharacter = characters[level]
+    let band = max(1, level + 1 - Int(limit))..<min(width, level + 2 + Int(limit))
     return rows.withUnsafeMutableBufferPointer { rows in
       rows[current] = UInt8(min(level + 1, Int(cap)))
       var smallest = rows[current]
-      for column in 1..<width {
+      for column in band {
         let wordCharacter = word[column - 1]
         let substitution = rows[previous + column - 1] &+ (wordCharacter == character ? 0 : 1)
         var value = min(rows[previous + column] &+ 1, rows[current + column - 1] &+ 1, substitution)

@@ -372,13 +372,10 @@ extension SortedKeys {
       let middle = (low + high) >> 1
       if order(middle) < 0 { low = middle + 1 } else { high = middle }
     }
-    let first = low
-    high = range.upperBound
-    while low < high {
-      let middle = (low + high) >> 1
-      if order(middle) <= 0 { low = middle + 1 } else { high = middle }
-    }
-    return first..<low
+    // The child's end by galloping from its first key: deep in the trie children are a
+    // few keys long, so this reads keys next to the first instead of halving the node.
+    guard low < range.upperBound, order(low) == 0 else { return low..<low }
+    return low..<endOfChild(from: low, upTo: range.upperBound, depth: depth, unit: unit)
   }
 }
 
@@ -404,6 +401,29 @@ enum UTF8Scalar {
     var value = UInt32(lead) & (0xFF >> (length + 1))
     for index in 1..<length { value = value << 6 | UInt32(bytes[offset + index] & 0x3F) }
     return (value, length)
+  }
+
+  /// The UTF-8 bytes of scalar value `value`, first byte lowest, and their count; a value
+  /// that is no scalar (a surrogate, or past U+10FFFF) stands for its low byte.
+  @inline(__always)
+  static func encode(_ value: UInt32) -> (packed: UInt32, length: Int) {
+    switch value {
+    case 0..<0x80:
+      return (value, 1)
+    case 0x80..<0x800:
+      return ((0xC0 | value >> 6) | (0x80 | value & 0x3F) << 8, 2)
+    case 0x800..<0xD800, 0xE000..<0x10000:
+      return (
+        (0xE0 | value >> 12) | (0x80 | value >> 6 & 0x3F) << 8 | (0x80 | value & 0x3F) << 16, 3
+      )
+    case 0x10000...0x10FFFF:
+      return (
+        (0xF0 | value >> 18) | (0x80 | value >> 12 & 0x3F) << 8 | (0x80 | value >> 6 & 0x3F) << 16
+          | (0x80 | value & 0x3F) << 24, 4
+      )
+    default:
+      return (value & 0xFF, 1)
+    }
   }
 
   /// The scalar values of `bytes`.

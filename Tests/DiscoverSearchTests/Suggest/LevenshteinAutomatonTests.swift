@@ -88,17 +88,22 @@ struct LevenshteinAutomatonTests {
 
   /// Every word the automaton returns, and only those, is within the distance, with the
   /// exact distance: checked against the dynamic-programming table over random words.
+  /// Words of up to ten characters of one to four UTF-8 bytes, and budgets up to three, so
+  /// that the band of columns a step computes is narrower than the word.
   @Test func agreesWithTheReferenceOnRandomWords() {
     var generator = SystemRandomNumberGenerator()
-    let alphabet = Array("abcdeé")
+    let alphabet = Array("abcdeéダ🔥")
     func randomWord() -> String {
-      String((0..<Int.random(in: 1...7, using: &generator)).map { _ in alphabet.randomElement()! })
+      String(
+        (0..<Int.random(in: 1...10, using: &generator)).map { _ in
+          alphabet.randomElement(using: &generator)!
+        })
     }
     let words = Array(Set((0..<400).map { _ in randomWord() }))
     let sorted = keys(words)
     for _ in 0..<60 {
       let typed = randomWord()
-      for budget in 1...2 {
+      for budget in 1...3 {
         let found = accepted(typed, distance: budget, prefix: false, in: sorted)
         // The precomputed root children give the same walk.
         #expect(
@@ -131,5 +136,16 @@ struct LevenshteinAutomatonTests {
     #expect(tolerance.budget(for: scalars("2024123")) == 0)
     #expect(tolerance.budget(for: scalars("1,000.5")) == 0)
     #expect(TypoTolerance.disabled.budget(for: scalars("challenge")) == 0)
+  }
+
+  /// The walk's own UTF-8 encoder agrees with the standard library on every scalar.
+  @Test func scalarEncodingMatchesTheStandardLibrary() {
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let (packed, length) = UTF8Scalar.encode(value)
+      let bytes = (0..<length).map { UInt8(truncatingIfNeeded: packed >> (8 * UInt32($0))) }
+      #expect(bytes == Array(String(scalar).utf8), "U+\(String(value, radix: 16))")
+      if bytes != Array(String(scalar).utf8) { return }
+    }
   }
 }
