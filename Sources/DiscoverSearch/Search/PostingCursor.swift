@@ -192,17 +192,27 @@ struct PostingCursor {
 
   /// Calls `body` with each (field, position) of the term in the current document.
   ///
-  /// - Complexity: O(p) in the positions of the block's earlier postings, which are skipped.
+  /// - Complexity: O(p) in the positions of the block's earlier postings, which are skipped:
+  ///   their number is the sum of the earlier frequencies (read field by field, in order),
+  ///   and each is skipped by finding its last byte, without decoding it.
   func forEachPosition(_ body: (_ field: Int, _ position: UInt32) -> Void) {
     var offset =
       list.blockCount > 1 ? Int(blockPositionOffsets[block]) : Int(list.positionOffset)
-    for slot in 0..<index {
-      for field in 0..<fieldCount {
-        var remaining = frequency(inField: field, slot: slot)
-        while remaining > 0 && offset < positionLimit {
-          _ = VariableByte.read(from: positions, offset: &offset)
-          remaining -= 1
-        }
+    var skipped = 0
+    for field in 0..<fieldCount where frequencyWidths[field] != 0 {
+      let width = Int(frequencyWidths[field])
+      let data = UnsafeRawPointer(frequencyData + Int(frequencyOffsets[field]))
+      for slot in 0..<index { skipped += Int(BitPacking.value(at: slot, from: data, width: width)) }
+    }
+    // A value ends at a byte below 0x80, or after five bytes (``VariableByte/read``).
+    var run = 0
+    while skipped > 0 && offset < positionLimit {
+      let byte = positions[offset]
+      offset += 1
+      run += 1
+      if byte < 0x80 || run == 5 {
+        skipped -= 1
+        run = 0
       }
     }
     for field in 0..<fieldCount {
