@@ -385,21 +385,10 @@ struct ThresholdSearch {
   /// alternatives' bitmaps.
   private func countMatches() -> Int {
     if isSingleTerm { return Int(alternatives[0].list.documentFrequency) }
-    let words = postings.bitmapWordCount
-    let groupCount = groupStarts.count - 1
-    var total = 0
-    for word in 0..<words {
-      var bits = UInt64.max
-      for group in 0..<groupCount {
-        var any: UInt64 = 0
-        for index in groupStarts[group]..<groupStarts[group + 1] {
-          any |= alternatives[index].bitmap![word]
-        }
-        bits &= any
-      }
-      total &+= bits.nonzeroBitCount
+    let groups = (0..<(groupStarts.count - 1)).map { group in
+      alternatives[groupStarts[group]..<groupStarts[group + 1]].map { $0.bitmap! }
     }
-    return total
+    return BitmapConjunction(groups: groups, wordCount: postings.bitmapWordCount).count()
   }
 }
 

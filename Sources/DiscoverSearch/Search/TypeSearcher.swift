@@ -618,39 +618,48 @@ private struct Evaluation {
     let groupCount = groupStarts.count - 1
     let coverage = UInt8(clamping: groupCount)
     let textBound = listBounds.reduce(0, +)
+    let conjunction = BitmapConjunction(
+      groups: bitmaps.map { $0!.map(\.words) }, wordCount: wordCount)
+    guard limit > 0 else {
+      count = conjunction.count()
+      return
+    }
     var total = 0
-    for word in 0..<wordCount {
-      var bits = UInt64.max
-      for group in 0..<groupCount {
-        var any: UInt64 = 0
-        for bitmap in bitmaps[group]! { any |= bitmap.words[word] }
-        bits &= any
+    let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
+    defer { chunk.deallocate() }
+    var start = 0
+    while start < wordCount {
+      let chunkCount = min(BitmapConjunction.chunkWords, wordCount - start)
+      total &+= conjunction.fill(from: start, count: chunkCount, into: chunk)
+      for offset in 0..<chunkCount {
+        var bits = chunk[offset]
+        guard bits != 0 else { continue }
+        let first = UInt32((start + offset) << 6)
+        if prunes
+          && !canEnter(
+            bound: ScoreBlend.combine(
+              text: textBound, factor: blend.factorMaximum(from: first, through: first + 63)),
+            coverage: coverage)
+        {
+          continue
+        }
+        while bits != 0 {
+          let document = first + UInt32(bits.trailingZeroBitCount)
+          bits &= bits &- 1
+          let factor = blend.factor(of: document)
+          guard
+            canEnter(
+              bound: ScoreBlend.combine(text: textBound, factor: factor), coverage: coverage)
+          else { continue }
+          var text: Float = 0
+          for group in 0..<groupCount { text += bitmapScore(group: group, document: document) }
+          let hit = Hit(
+            score: ScoreBlend.combine(text: text, factor: factor), document: document,
+            coverage: coverage)
+          if accepts(hit) { heap.insert(hit) }
+        }
       }
-      total &+= bits.nonzeroBitCount
-      guard bits != 0, limit > 0 else { continue }
-      let first = UInt32(word << 6)
-      if prunes
-        && !canEnter(
-          bound: ScoreBlend.combine(
-            text: textBound, factor: blend.factorMaximum(from: first, through: first + 63)),
-          coverage: coverage)
-      {
-        continue
-      }
-      while bits != 0 {
-        let document = first + UInt32(bits.trailingZeroBitCount)
-        bits &= bits &- 1
-        let factor = blend.factor(of: document)
-        guard
-          canEnter(bound: ScoreBlend.combine(text: textBound, factor: factor), coverage: coverage)
-        else { continue }
-        var text: Float = 0
-        for group in 0..<groupCount { text += bitmapScore(group: group, document: document) }
-        let hit = Hit(
-          score: ScoreBlend.combine(text: text, factor: factor), document: document,
-          coverage: coverage)
-        if accepts(hit) { heap.insert(hit) }
-      }
+      start += chunkCount
     }
     count = total
   }

@@ -37,6 +37,50 @@ import Testing
     }
   }
 
+  /// The AND of ORs of bitmaps, chunk by chunk, against the same computed word by word:
+  /// groups of one and of three bitmaps, and bitmaps whose length is not a whole number of
+  /// chunks.
+  @Test(arguments: [1, 64, 200, 15_625])
+  func bitmapConjunctionMatchesWordByWord(wordCount: Int) {
+    var random = SplitMix64(seed: UInt64(wordCount))
+    let shapes = [[1], [1, 1], [3, 1], [2, 3, 1]]
+    for shape in shapes {
+      let storage = shape.map { members in
+        (0..<members).map { _ in
+          // Sparse and dense words both.
+          (0..<wordCount).map { _ in random.next() & random.next() & random.next() }
+        }
+      }
+      var expected: [UInt64] = []
+      for word in 0..<wordCount {
+        var bits = UInt64.max
+        for group in storage { bits &= group.reduce(0) { $0 | $1[word] } }
+        expected.append(bits)
+      }
+      let pointers = storage.map { group in
+        group.map { words in
+          let pointer = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount)
+          pointer.initialize(from: words, count: wordCount)
+          return UnsafePointer(pointer)
+        }
+      }
+      defer { for group in pointers { for pointer in group { pointer.deallocate() } } }
+      let conjunction = BitmapConjunction(groups: pointers, wordCount: wordCount)
+      #expect(conjunction.count() == expected.reduce(0) { $0 + $1.nonzeroBitCount }, "\(shape)")
+      let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
+      defer { chunk.deallocate() }
+      var start = 0
+      while start < wordCount {
+        let count = min(BitmapConjunction.chunkWords, wordCount - start)
+        let bits = conjunction.fill(from: start, count: count, into: chunk)
+        let words = Array(UnsafeBufferPointer(start: chunk, count: count))
+        #expect(words == Array(expected[start..<(start + count)]), "\(shape) at \(start)")
+        #expect(bits == words.reduce(0) { $0 + $1.nonzeroBitCount })
+        start += count
+      }
+    }
+  }
+
   /// The lead-sorted search visits matches from the best bound down, ties by index: the
   /// order a stable sort gives, popped lazily from a heap.
   @Test func visitOrderPopsLikeASort() {
