@@ -56,6 +56,17 @@ struct BitmapConjunction {
     }
   }
 
+  /// Word `index` of the conjunction alone, for sampling it.
+  func word(at index: Int) -> UInt64 {
+    var bits = UInt64.max
+    for group in 0..<(groupStarts.count - 1) {
+      var any: UInt64 = 0
+      for member in groupStarts[group]..<groupStarts[group + 1] { any |= bitmaps[member][index] }
+      bits &= any
+    }
+    return bitmaps.isEmpty ? 0 : bits
+  }
+
   /// The number of documents in every group: the popcount of the whole conjunction.
   func count() -> Int {
     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.chunkWords) { chunk in

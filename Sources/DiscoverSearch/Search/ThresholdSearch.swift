@@ -103,6 +103,11 @@ struct ThresholdSearch {
     let isBlended = blend.factors != nil
     var batch = Batch()
     defer { batch.deallocate() }
+    var entriesRead = 0
+    var nextCheckpoint = ThresholdSearch.firstWalkCheckpoint
+    // Documents scored by random access, in all and as of the last checkpoint.
+    var scored = 0
+    var scoredAtCheckpoint = 0
     while true {
       // The bound on unseen documents, and the list to read next.
       var bound: Float = 0
@@ -141,8 +146,31 @@ struct ThresholdSearch {
         // Every list is read. Complete lists have shown every matching document; a
         // truncated one may hide more.
         if alternatives.allSatisfy(\.isComplete) || isExhaustedGroupComplete() { break }
+        if isBlended && !isSingleTerm
+          && walkRest(
+            bound: bound, heap: &heap, seen: seen, batch: &batch, after: after,
+            budget: ThresholdSearch.randomAccessCost * ThresholdSearch.walkBudget)
+        {
+          break
+        }
         if heap.isFull { floorOnGivingUp = heap.worst.score }
         return nil
+      }
+      // Under the blend, the documents not seen yet may be cheaper to walk than the entries
+      // still to read (impact heads of stop words are thousands long). Each time the
+      // entries read double, the walk is taken if it would cost less than the last
+      // doubling did (its entries, and its documents scored by random access): the next
+      // one would cost about as much, and may not suffice.
+      if isBlended && !isSingleTerm && heap.isFull && entriesRead >= nextCheckpoint {
+        nextCheckpoint *= 2
+        let recent = scored - scoredAtCheckpoint
+        scoredAtCheckpoint = scored
+        if walkRest(
+          bound: bound, heap: &heap, seen: seen, batch: &batch, after: after,
+          budget: entriesRead + ThresholdSearch.randomAccessCost * recent)
+        {
+          break
+        }
       }
       // Read a batch from this list and score it together: the random accesses of a batch
       // (static factors, and other terms' frequencies) are independent, so their cache
@@ -164,6 +192,7 @@ struct ThresholdSearch {
       // At most a batch's worth of entries is read before the bound is checked again, even
       // when most are dropped: reading on would overshoot where the search can stop.
       let end = min(alternatives[next].position + Batch.capacity, alternatives[next].count)
+      entriesRead += end - alternatives[next].position
       while alternatives[next].position < end {
         let position = alternatives[next].position
         let document = alternatives[next].documents[position]
@@ -178,6 +207,7 @@ struct ThresholdSearch {
         }
         batch.append(document, impact)
       }
+      scored += batch.count
       if isSingleTerm {
         // A document's impact is its whole text score.
         for index in 0..<batch.count {
@@ -315,6 +345,119 @@ struct ThresholdSearch {
       }
     }
   }
+
+  /// Finishes a blended search by walking the documents of the conjunction not seen yet,
+  /// once the impact lists ran out or are long to read on; returns `false`, having changed
+  /// nothing, when the walk would cost more than `budget`.
+  ///
+  /// Every unseen document weighs at most the current impact in each list (the last one
+  /// once a list ran out), so its text scores at most `bound`, the sum of those: far less
+  /// than the lists' own bounds after a few thousand entries. Times its static factor, which is read in document order from memory
+  /// that streams, that bound rules out most documents before any random access. Documents
+  /// are in popularity order, so the walk ends where the largest factor of every later
+  /// document cannot lift `bound` to the k-th hit. A first pass estimates the cost of the
+  /// walk (``randomAccessCost``); past `budget`, reading on, or (once the lists ran out)
+  /// the lead-sorted search, which pays per posting of the rarest term rather than per
+  /// random access, is cheaper.
+  private mutating func walkRest(
+    bound: Float, heap: inout TopHits, seen: DocumentSet, batch: inout Batch, after: RankKey?,
+    budget: Int
+  ) -> Bool {
+    guard let factors = blend.factors, heap.isFull else { return false }
+    let groups = (0..<(groupStarts.count - 1)).map { group in
+      alternatives[groupStarts[group]..<groupStarts[group + 1]].map { $0.bitmap! }
+    }
+    let conjunction = BitmapConjunction(groups: groups, wordCount: postings.bitmapWordCount)
+    let margin: Float = 1 + 1e-5
+    let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
+    defer { chunk.deallocate() }
+    let lastDocument = UInt32(max(postings.documentCount - 1, 0))
+    /// Whether no document from `first` on can lift `bound` to the k-th hit.
+    func isPastTheLast(_ first: UInt32) -> Bool {
+      let rest = ScoreBlend.combine(
+        text: bound, factor: factors.maximum(from: first, through: lastDocument))
+      return rest * margin < heap.worst.score
+    }
+    // The walk's cost is estimated from one word of the conjunction in ``walkSampling``,
+    // and the count stops past the budget: the estimate only chooses between two exact
+    // searches, and a search that reads on pays for it each time the entries read double.
+    // Each document of a run of 64 that may enter costs a check of its factor, and each
+    // that passes, random access in every list.
+    var cost = 0
+    let sampledBudget = budget / ThresholdSearch.walkSampling
+    for word in stride(from: 0, to: conjunction.wordCount, by: ThresholdSearch.walkSampling) {
+      let first = UInt32(word << 6)
+      if isPastTheLast(first) || cost > sampledBudget { break }
+      var bits = conjunction.word(at: word)
+      guard bits != 0,
+        ScoreBlend.combine(text: bound, factor: factors.chunkMaximum(of: first)) * margin
+          >= heap.worst.score
+      else { continue }
+      cost += bits.nonzeroBitCount
+      while bits != 0 {
+        let factor = factors.factors[Int(first) + bits.trailingZeroBitCount]
+        bits &= bits &- 1
+        if ScoreBlend.combine(text: bound, factor: factor) * margin >= heap.worst.score {
+          cost += ThresholdSearch.randomAccessCost
+        }
+      }
+    }
+    guard cost <= sampledBudget else { return false }
+    let coverage = UInt8(clamping: groupStarts.count - 1)
+    func flush() {
+      scoreBatch(&batch, from: -1)
+      for index in 0..<batch.count where batch.isMatch[index] {
+        let hit = Hit(
+          score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
+          document: batch.documents[index], coverage: coverage)
+        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+      }
+      batch.count = 0
+    }
+    batch.count = 0
+    var start = 0
+    while start < conjunction.wordCount && !isPastTheLast(UInt32(start << 6)) {
+      let count = min(BitmapConjunction.chunkWords, conjunction.wordCount - start)
+      defer { start += count }
+      guard conjunction.fill(from: start, count: count, into: chunk) > 0 else { continue }
+      for offset in 0..<count {
+        var bits = chunk[offset]
+        let first = UInt32((start + offset) << 6)
+        guard bits != 0,
+          ScoreBlend.combine(text: bound, factor: factors.chunkMaximum(of: first)) * margin
+            >= heap.worst.score
+        else { continue }
+        while bits != 0 {
+          let document = first + UInt32(bits.trailingZeroBitCount)
+          bits &= bits &- 1
+          let factor = factors.factors[Int(document)]
+          guard ScoreBlend.combine(text: bound, factor: factor) * margin >= heap.worst.score,
+            !seen.contains(document)
+          else { continue }
+          batch.append(document, 0)
+          batch.factors[batch.count - 1] = factor
+          if batch.count == Batch.capacity { flush() }
+        }
+      }
+    }
+    flush()
+    return true
+  }
+
+  /// Unseen documents that may enter, past which ``walkRest`` leaves the rest to the
+  /// lead-sorted search once the impact lists ran out (as a cost, times
+  /// ``randomAccessCost``).
+  static let walkBudget = 16_384
+  /// Entries read before the first check whether walking the rest is cheaper than reading
+  /// on (then at every doubling): a walk costs a pass over the bitmaps first, worth it
+  /// only once the reading is long.
+  static let firstWalkCheckpoint = 2_048
+  /// One word of the conjunction in this many is counted to estimate a walk's cost.
+  static let walkSampling = 32
+  /// The cost of scoring a document by random access in every list, in units of reading
+  /// one entry or checking one document's factor (which mostly hit memory that streams or
+  /// stays in cache): a few dependent cache misses per list against a fraction of one.
+  static let randomAccessCost = 8
 
   /// Whether reading some impact list whole is expected to meet several times `limit`
   /// matches.
