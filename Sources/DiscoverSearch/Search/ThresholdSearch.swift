@@ -198,13 +198,16 @@ struct ThresholdSearch {
         let document = alternatives[next].documents[position]
         let impact = alternatives[next].impacts[position]
         alternatives[next].position += 1
-        // A lone term lists each document once.
-        guard isSingleTerm || seen.insert(document) else { continue }
         if threshold < Float.infinity {
           let text = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
           let factor = blend.factors?.chunkMaximum(of: document) ?? 1
+          // A dropped document is not marked seen: it cannot enter now, nor later (the
+          // k-th score only rises), so meeting it again in another list costs at most a
+          // wasted scoring, and most are dropped again.
           if ScoreBlend.combine(text: text, factor: factor) * (1 + 1e-5) < threshold { continue }
         }
+        // A lone term lists each document once.
+        guard isSingleTerm || seen.insert(document) else { continue }
         batch.append(document, impact)
       }
       scored += batch.count
