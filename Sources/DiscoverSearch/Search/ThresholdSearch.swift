@@ -210,6 +210,25 @@ struct ThresholdSearch {
         guard isSingleTerm || seen.insert(document) else { continue }
         batch.append(document, impact)
       }
+      // Past its run's largest factor, a document's own factor (one load, overlapped across
+      // the batch) with the same text bound drops more of them before random access, which
+      // costs a few loads per other list.
+      let hasFactors = threshold < Float.infinity && blend.factors != nil
+      if hasFactors, let factors = blend.factors {
+        var kept = 0
+        for index in 0..<batch.count {
+          let document = batch.documents[index]
+          let factor = factors.factors[Int(document)]
+          let text =
+            alternative.weight * (alternative.idf * scorer.saturate(batch.impacts[index])) + others
+          if ScoreBlend.combine(text: text, factor: factor) * (1 + 1e-5) < threshold { continue }
+          batch.documents[kept] = document
+          batch.impacts[kept] = batch.impacts[index]
+          batch.factors[kept] = factor
+          kept += 1
+        }
+        batch.count = kept
+      }
       scored += batch.count
       if isSingleTerm {
         // A document's impact is its whole text score.
@@ -220,7 +239,7 @@ struct ThresholdSearch {
       } else {
         scoreBatch(&batch, from: next)
       }
-      if isBlended {
+      if isBlended && !hasFactors {
         batch.loadFactors(blend, below: heap.isFull ? heap.worst.score : -Float.infinity)
       }
       for index in 0..<batch.count where batch.isMatch[index] {
