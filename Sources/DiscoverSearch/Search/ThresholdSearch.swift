@@ -374,22 +374,19 @@ struct ThresholdSearch {
   ///
   /// Every unseen document weighs at most the current impact in each list (the last one
   /// once a list ran out), so its text scores at most `bound`, the sum of those: far less
-  /// than the lists' own bounds after a few thousand entries. Times its static factor, which is read in document order from memory
-  /// that streams, that bound rules out most documents before any random access. Documents
-  /// are in popularity order, so the walk ends where the largest factor of every later
-  /// document cannot lift `bound` to the k-th hit. A first pass estimates the cost of the
-  /// walk (``randomAccessCost``); past `budget`, reading on, or (once the lists ran out)
-  /// the lead-sorted search, which pays per posting of the rarest term rather than per
-  /// random access, is cheaper.
+  /// than the lists' own bounds after a few thousand entries. Times its static factor,
+  /// which is read in document order from memory that streams, that bound rules out most
+  /// documents before any random access. Documents are in popularity order, so the walk
+  /// ends where the largest factor of every later document cannot lift `bound` to the k-th
+  /// hit. A first pass estimates the cost of the walk (``randomAccessCost``); past
+  /// `budget`, reading on, or (once the lists ran out) the lead-sorted search, which pays
+  /// per posting of the rarest term rather than per random access, is cheaper.
   private mutating func walkRest(
     bound: Float, heap: inout TopHits, seen: DocumentSet, batch: inout Batch, after: RankKey?,
     budget: Int
   ) -> Bool {
     guard let factors = blend.factors, heap.isFull else { return false }
-    let groups = (0..<(groupStarts.count - 1)).map { group in
-      alternatives[groupStarts[group]..<groupStarts[group + 1]].map { $0.bitmap! }
-    }
-    let conjunction = BitmapConjunction(groups: groups, wordCount: postings.bitmapWordCount)
+    let conjunction = makeConjunction()
     let margin: Float = 1 + 1e-5
     let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
     defer { chunk.deallocate() }
@@ -550,10 +547,16 @@ struct ThresholdSearch {
   /// alternatives' bitmaps.
   private func countMatches() -> Int {
     if isSingleTerm { return Int(alternatives[0].list.documentFrequency) }
+    return makeConjunction().count()
+  }
+
+  /// The AND over groups of the OR of their alternatives' bitmaps (which every alternative
+  /// has unless the query is a lone term).
+  private func makeConjunction() -> BitmapConjunction {
     let groups = (0..<(groupStarts.count - 1)).map { group in
       alternatives[groupStarts[group]..<groupStarts[group + 1]].map { $0.bitmap! }
     }
-    return BitmapConjunction(groups: groups, wordCount: postings.bitmapWordCount).count()
+    return BitmapConjunction(groups: groups, wordCount: postings.bitmapWordCount)
   }
 }
 
