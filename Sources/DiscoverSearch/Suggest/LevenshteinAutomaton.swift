@@ -11,7 +11,7 @@
 /// nodes that can still lead to one. Here a state is the bounded row of the
 /// dynamic-programming table (Wagner and Fischer, JACM 1974) for the candidate prefix read
 /// so far, with values capped at n + 1: equal rows are equal states, a row whose smallest
-/// value exceeds n is the dead state, and stepping costs O(length of the word). The trie
+/// value exceeds n is the dead state, and stepping costs O(n) (see `step`). The trie
 /// is the sorted key array of ``SortedKeys``, walked character by character.
 ///
 /// In prefix mode the automaton accepts any string that *starts* with a string within n
@@ -50,8 +50,8 @@ struct LevenshteinAutomaton: Sendable {
   ///     of the whole dictionary, computed once), instead of finding them by galloping.
   /// - Returns: Matches; in prefix mode the ranges of a match with fewer edits may sit
   ///   inside a range with more.
-  /// - Complexity: O(v · m) for v visited trie nodes and a word of m characters, plus a
-  ///   binary search per child followed. Once a node has spent the whole budget, only the
+  /// - Complexity: O(v · n) for v visited trie nodes and a distance of n (a step computes
+  ///   the 2n + 1 columns around the diagonal), plus a binary search per child followed. Once a node has spent the whole budget, only the
   ///   few characters that keep it alive are looked up (a character of the word, or the one
   ///   a transposition needs) rather than every child, so v depends on the distance and
   ///   the word, not on the number of keys; it is capped at ``nodeBudget``.
