@@ -99,7 +99,6 @@ struct ThresholdSearch {
     var seen = DocumentSet(
       expectedCount: DocumentSet.bitmapThreshold / 2, universe: postings.documentCount)
     let groupCount = groupStarts.count - 1
-    let coverage = UInt8(clamping: groupCount)
     let isBlended = blend.factors != nil
     var batch = Batch()
     defer { batch.deallocate() }
@@ -181,8 +180,7 @@ struct ThresholdSearch {
       // every other group, that group's current bound (had it been read there, it would have
       // been seen), times the largest factor of its run of 64, which stays in cache: when
       // that cannot reach the k-th hit, it is dropped before any random access. Most
-      // documents of a deep read are unpopular ones ruled out this way. The margin covers
-      // rounding in the order the exact score is summed.
+      // documents of a deep read are unpopular ones ruled out this way (``mayReach``).
       var others: Float = 0
       for group in 0..<groupCount where group != nextGroup { others += groupBounds[group] }
       let threshold =
@@ -198,16 +196,19 @@ struct ThresholdSearch {
         let document = alternatives[next].documents[position]
         let impact = alternatives[next].impacts[position]
         alternatives[next].position += 1
+        var text = Float.infinity
         if threshold < Float.infinity {
-          let text = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
+          text = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
           let factor = blend.factors?.chunkMaximum(of: document) ?? 1
           // A dropped document is not marked seen: it cannot enter now, nor later (the
           // k-th score only rises), so meeting it again in another list costs at most a
           // wasted scoring, and most are dropped again.
-          if ScoreBlend.combine(text: text, factor: factor) * (1 + 1e-5) < threshold { continue }
+          if !Self.mayReach(threshold, text: text, factor: factor) { continue }
         }
         // A lone term lists each document once.
         guard isSingleTerm || seen.insert(document) else { continue }
+        // The text bound waits in the score lane, which scoring overwrites.
+        batch.scores[batch.count] = text
         batch.append(document, impact)
       }
       // Past its run's largest factor, a document's own factor (one load, overlapped across
@@ -219,9 +220,9 @@ struct ThresholdSearch {
         for index in 0..<batch.count {
           let document = batch.documents[index]
           let factor = factors.factors[Int(document)]
-          let text =
-            alternative.weight * (alternative.idf * scorer.saturate(batch.impacts[index])) + others
-          if ScoreBlend.combine(text: text, factor: factor) * (1 + 1e-5) < threshold { continue }
+          guard Self.mayReach(threshold, text: batch.scores[index], factor: factor) else {
+            continue
+          }
           batch.documents[kept] = document
           batch.impacts[kept] = batch.impacts[index]
           batch.factors[kept] = factor
@@ -242,12 +243,7 @@ struct ThresholdSearch {
       if isBlended && !hasFactors {
         batch.loadFactors(blend, below: heap.isFull ? heap.worst.score : -Float.infinity)
       }
-      for index in 0..<batch.count where batch.isMatch[index] {
-        let hit = Hit(
-          score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
-          document: batch.documents[index], coverage: coverage)
-        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
-      }
+      offer(batch, to: &heap, after: after)
     }
     return TypeHits(hits: heap.sorted(), count: count)
   }
@@ -387,15 +383,17 @@ struct ThresholdSearch {
   ) -> Bool {
     guard let factors = blend.factors, heap.isFull else { return false }
     let conjunction = makeConjunction()
-    let margin: Float = 1 + 1e-5
+    /// Whether a document with static factor `factor` (or a run whose largest it is) may
+    /// still enter.
+    func mayEnter(_ factor: Float) -> Bool {
+      Self.mayReach(heap.worst.score, text: bound, factor: factor)
+    }
     let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
     defer { chunk.deallocate() }
     let lastDocument = UInt32(max(postings.documentCount - 1, 0))
     /// Whether no document from `first` on can lift `bound` to the k-th hit.
     func isPastTheLast(_ first: UInt32) -> Bool {
-      let rest = ScoreBlend.combine(
-        text: bound, factor: factors.maximum(from: first, through: lastDocument))
-      return rest * margin < heap.worst.score
+      !mayEnter(factors.maximum(from: first, through: lastDocument))
     }
     // The walk's cost is estimated from one word of the conjunction in ``walkSampling``,
     // and the count stops past the budget: the estimate only chooses between two exact
@@ -408,29 +406,18 @@ struct ThresholdSearch {
       let first = UInt32(word << 6)
       if isPastTheLast(first) || cost > sampledBudget { break }
       var bits = conjunction.word(at: word)
-      guard bits != 0,
-        ScoreBlend.combine(text: bound, factor: factors.chunkMaximum(of: first)) * margin
-          >= heap.worst.score
-      else { continue }
+      guard bits != 0, mayEnter(factors.chunkMaximum(of: first)) else { continue }
       cost += bits.nonzeroBitCount
       while bits != 0 {
         let factor = factors.factors[Int(first) + bits.trailingZeroBitCount]
         bits &= bits &- 1
-        if ScoreBlend.combine(text: bound, factor: factor) * margin >= heap.worst.score {
-          cost += ThresholdSearch.randomAccessCost
-        }
+        if mayEnter(factor) { cost += ThresholdSearch.randomAccessCost }
       }
     }
     guard cost <= sampledBudget else { return false }
-    let coverage = UInt8(clamping: groupStarts.count - 1)
     func flush() {
       scoreBatch(&batch, from: -1)
-      for index in 0..<batch.count where batch.isMatch[index] {
-        let hit = Hit(
-          score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
-          document: batch.documents[index], coverage: coverage)
-        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
-      }
+      offer(batch, to: &heap, after: after)
       batch.count = 0
     }
     batch.count = 0
@@ -442,17 +429,12 @@ struct ThresholdSearch {
       for offset in 0..<count {
         var bits = chunk[offset]
         let first = UInt32((start + offset) << 6)
-        guard bits != 0,
-          ScoreBlend.combine(text: bound, factor: factors.chunkMaximum(of: first)) * margin
-            >= heap.worst.score
-        else { continue }
+        guard bits != 0, mayEnter(factors.chunkMaximum(of: first)) else { continue }
         while bits != 0 {
           let document = first + UInt32(bits.trailingZeroBitCount)
           bits &= bits &- 1
           let factor = factors.factors[Int(document)]
-          guard ScoreBlend.combine(text: bound, factor: factor) * margin >= heap.worst.score,
-            !seen.contains(document)
-          else { continue }
+          guard mayEnter(factor), !seen.contains(document) else { continue }
           batch.append(document, 0)
           batch.factors[batch.count - 1] = factor
           if batch.count == Batch.capacity { flush() }
@@ -461,6 +443,26 @@ struct ThresholdSearch {
     }
     flush()
     return true
+  }
+
+  /// Whether a document whose text scores at most `text` and whose factor is at most
+  /// `factor` may reach `threshold`. The margin covers rounding in the order the exact
+  /// score is summed, so a bound never drops a document that ties.
+  @inline(__always)
+  private static func mayReach(_ threshold: Float, text: Float, factor: Float) -> Bool {
+    !(ScoreBlend.combine(text: text, factor: factor) * (1 + 1e-5) < threshold)
+  }
+
+  /// Offers the scored matches of `batch` to `heap`, past the cursor `after`.
+  @inline(__always)
+  private func offer(_ batch: Batch, to heap: inout TopHits, after: RankKey?) {
+    let coverage = UInt8(clamping: groupStarts.count - 1)
+    for index in 0..<batch.count where batch.isMatch[index] {
+      let hit = Hit(
+        score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
+        document: batch.documents[index], coverage: coverage)
+      if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+    }
   }
 
   /// Unseen documents that may enter, past which ``walkRest`` leaves the rest to the
