@@ -4,13 +4,22 @@ final class ColumnStorage: @unchecked Sendable {
   // shared (while building a column or reading an index file) and never after.
   let base: UnsafeMutableRawPointer
   let byteCount: Int
-  private let isHugePageAligned: Bool
+  /// Whether `base` came from the C allocator (`posix_memalign` for huge pages, or
+  /// adopted), rather than from Swift's.
+  private let isMalloced: Bool
 
   /// Storage this large is aligned to 2 MB and offered to the kernel for transparent huge
   /// pages: searches touch an index at random, and with 4 KB pages nearly every access to a
   /// large index also misses the TLB.
   static let hugePageThreshold = 4 << 20
   static let hugePageSize = 2 << 20
+
+  /// Takes over memory from `malloc` (``LargeMemory``), freed with `free`.
+  init(adopting base: UnsafeMutableRawPointer, byteCount: Int) {
+    self.base = base
+    self.byteCount = byteCount
+    isMalloced = true
+  }
 
   init(byteCount: Int, alignment: Int = 16) {
     self.byteCount = byteCount
@@ -20,17 +29,17 @@ final class ColumnStorage: @unchecked Sendable {
         if posix_memalign(&pointer, ColumnStorage.hugePageSize, byteCount) == 0, let pointer {
           _ = madvise(pointer, byteCount, MADV_HUGEPAGE)
           base = pointer
-          isHugePageAligned = true
+          isMalloced = true
           return
         }
       }
     #endif
     base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: alignment)
-    isHugePageAligned = false
+    isMalloced = false
   }
 
   deinit {
-    if isHugePageAligned {
+    if isMalloced {
       free(base)
     } else {
       base.deallocate()
@@ -74,6 +83,15 @@ struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
     }
     base = UnsafePointer(typed)
     count = source.count
+  }
+
+  /// Takes over `count` elements in memory from ``LargeMemory`` (aligned to 16 bytes, as
+  /// `malloc` aligns).
+  init(adopting pointer: UnsafeMutablePointer<Element>, count: Int) {
+    storage = ColumnStorage(
+      adopting: UnsafeMutableRawPointer(pointer), byteCount: count * MemoryLayout<Element>.stride)
+    base = UnsafePointer(pointer)
+    self.count = count
   }
 
   /// Views `count` elements at `byteOffset` of `storage` (which must be suitably aligned).

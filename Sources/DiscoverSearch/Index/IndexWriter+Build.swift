@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension IndexWriter {
   /// Builds an immutable snapshot of everything added so far.
   ///
@@ -269,8 +275,8 @@ extension IndexWriter {
       total += mainCount + extraCount
     }
     starts[termCount] = total
-    let sorted = UnsafeMutablePointer<PostingEntry>.allocate(capacity: max(total, 1))
-    defer { sorted.deallocate() }
+    let sorted = LargeMemory.allocate(PostingEntry.self, capacity: max(total, 1))
+    defer { free(sorted) }
     // Where each writer document's entries start, in both arrays (entries are grouped by
     // document, in ascending order).
     func documentStarts(_ entries: UnsafeBufferPointer<PostingEntry>) -> [Int] {

@@ -102,6 +102,9 @@ struct PostingsEncoder {
   /// Each posting's `termFrequency * inverseNormalization` per field, field-major, for the
   /// block's score bounds.
   private let blockValues: UnsafeMutablePointer<Float>
+  /// The posting being added: its frequency and length code per field.
+  private let postingFrequencies: UnsafeMutablePointer<UInt32>
+  private let postingNormCodes: UnsafeMutablePointer<UInt8>
   private var blockCount = 0
   private var blockPositionStart = 0
 
@@ -125,6 +128,9 @@ struct PostingsEncoder {
     blockDocuments = .allocate(capacity: PostingBlock.capacity)
     blockFrequencies = .allocate(capacity: PostingBlock.capacity * SearchField.maximumFieldsPerType)
     blockValues = .allocate(capacity: PostingBlock.capacity * SearchField.maximumFieldsPerType)
+    postingFrequencies = .allocate(capacity: SearchField.maximumFieldsPerType)
+    postingNormCodes = .allocate(capacity: SearchField.maximumFieldsPerType)
+    postingNormCodes.update(repeating: 0, count: SearchField.maximumFieldsPerType)
   }
 
   /// Starts the list of a new term.
@@ -151,8 +157,12 @@ struct PostingsEncoder {
     if blockCount == PostingBlock.capacity { flushBlock() }
     let slot = blockCount
     blockDocuments[slot] = document
-    var frequencies = SIMD4<UInt32>.zero
-    var normCodes = SIMD4<UInt8>.zero
+    // Counts and codes go to memory the encoder owns, not into vector lanes: setting a
+    // lane by a run-time index and reading the vector back stalls on the store (see
+    // BM25F.fieldPart).
+    let frequencies = postingFrequencies
+    let normCodes = postingNormCodes
+    frequencies.update(repeating: 0, count: SearchField.maximumFieldsPerType)
     var previousField = -1
     var previousPosition: UInt32 = 0
     for value in fieldPositions {
@@ -167,21 +177,20 @@ struct PostingsEncoder {
       VariableByte.append(position &- previousPosition, to: &positions)
       previousPosition = position
     }
+    var x: Float = 0
     for field in 0..<fieldCount {
       let frequency = frequencies[field]
       blockFrequencies[field &* PostingBlock.capacity &+ slot] = frequency
       blockValues[field &* PostingBlock.capacity &+ slot] =
         frequency == 0
         ? 0 : Float(frequency) * inverseNormalization[field &* 256 &+ Int(normCodes[field])]
-    }
-    listImpacts.append(
-      withUnsafeBytes(of: normCodes) { codes in
-        BM25F.weightedFrequency(
-          frequencies: frequencies,
-          normCodes: codes.baseAddress!.assumingMemoryBound(to: UInt8.self),
-          fieldCount: fieldCount, weights: impactWeights,
+      if frequency != 0 {
+        x += BM25F.fieldPart(
+          frequency: frequency, field: field, normCode: normCodes[field], weights: impactWeights,
           inverseNormalization: inverseNormalization)
-      })
+      }
+    }
+    listImpacts.append(x)
     blockCount &+= 1
     listDocuments.append(document)
   }
@@ -388,21 +397,7 @@ struct PostingsEncoder {
       impactLists: impactLists.makeColumn(), impactStarts: impactStarts.makeColumn(),
       impactDocuments: impactDocuments.makeColumn(), impactValues: impactValues.makeColumn(),
       impactWeights: impactWeights)
-    lists.deallocate()
-    listFieldMaxima.deallocate()
-    blockLastDocuments.deallocate()
-    blockDataOffsets.deallocate()
-    blockPositionOffsets.deallocate()
-    blockFieldMaxima.deallocate()
-    bytes.deallocate()
-    positions.deallocate()
-    bitmaps.deallocate()
-    bitmapLists.deallocate()
-    rankDirectory.deallocate()
-    impactLists.deallocate()
-    impactStarts.deallocate()
-    impactDocuments.deallocate()
-    impactValues.deallocate()
+    // The columns own the buffers above now.
     listImpacts.deallocate()
     listDocuments.deallocate()
     listBlockLasts.deallocate()
@@ -414,6 +409,8 @@ struct PostingsEncoder {
     blockDocuments.deallocate()
     blockFrequencies.deallocate()
     blockValues.deallocate()
+    postingFrequencies.deallocate()
+    postingNormCodes.deallocate()
     return postings
   }
 }

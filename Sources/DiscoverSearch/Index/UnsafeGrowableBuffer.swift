@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A growable array of plain values in manually managed memory, for the writer's hot loops.
 ///
 /// An append is a capacity check and a store: no uniqueness check, no copy-on-write, no
@@ -5,6 +11,9 @@
 /// calls ``deallocate()`` exactly once (or hands the memory to a column with
 /// ``makeColumn()``), and copies of the struct alias the same memory, so a buffer is never
 /// copied out of the function or object that owns it. Debug builds check every index.
+///
+/// The memory comes from ``LargeMemory``: growing a large buffer remaps its pages instead
+/// of copying them, and ``makeColumn()`` hands them to the column as they are.
 struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
   private(set) var base: UnsafeMutablePointer<Element>
   private(set) var count = 0
@@ -15,7 +24,7 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
     self.capacity = capacity
     base =
       capacity > 0
-      ? UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+      ? LargeMemory.allocate(Element.self, capacity: capacity)
       : UnsafeBufferCellSentinel.pointer(to: Element.self)
   }
 
@@ -77,21 +86,24 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
   private mutating func grow(toAtLeast minimum: Int) {
     var newCapacity = Swift.max(capacity * 2, 16)
     while newCapacity < minimum { newCapacity *= 2 }
-    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-    newBase.update(from: base, count: count)
-    if capacity > 0 { base.deallocate() }
-    base = newBase
+    base =
+      capacity > 0
+      ? LargeMemory.reallocate(base, capacity: newCapacity)
+      : LargeMemory.allocate(Element.self, capacity: newCapacity)
     capacity = newCapacity
   }
 
-  /// Copies the elements into a column.
+  /// Hands the memory to a column, trimmed to the elements; the buffer must not be used
+  /// (or deallocated) afterwards.
   func makeColumn() -> Column<Element> {
-    Column(buffer)
+    guard capacity > 0 else { return Column() }
+    return Column(
+      adopting: LargeMemory.reallocate(base, capacity: Swift.max(count, 1)), count: count)
   }
 
   /// Frees the memory; the buffer must not be used afterwards.
   func deallocate() {
-    if capacity > 0 { base.deallocate() }
+    if capacity > 0 { free(base) }
   }
 }
 
@@ -135,5 +147,50 @@ enum UnsafeBufferCellSentinel {
 
   static func pointer<Element>(to: Element.Type) -> UnsafeMutablePointer<Element> {
     storage.assumingMemoryBound(to: Element.self)
+  }
+}
+
+/// The C allocator, for buffers that grow to hundreds of megabytes while an index is built.
+///
+/// glibc serves allocations above its mapping threshold (at most 32 MB) with their own
+/// mappings and grows them with `mremap`, which moves page tables rather than bytes
+/// (glibc manual, "Malloc Tunable Parameters"; mremap(2)). Growing by doubling then costs
+/// no copy and no second round of page faults on fresh memory, which a copy into a new
+/// allocation pays for every byte. Large allocations are also offered for transparent huge
+/// pages, as ``ColumnStorage`` does: the writer's scatter and the encoder's appends touch
+/// them all over, and with 4 KB pages most such touches miss the TLB.
+enum LargeMemory {
+  static func allocate<Element>(_: Element.Type, capacity: Int) -> UnsafeMutablePointer<Element> {
+    let byteCount = capacity * MemoryLayout<Element>.stride
+    guard let pointer = malloc(Swift.max(byteCount, 1)) else {
+      fatalError("out of memory allocating \(byteCount) bytes")
+    }
+    adviseHugePages(pointer, byteCount: byteCount)
+    return pointer.bindMemory(to: Element.self, capacity: capacity)
+  }
+
+  /// Resizes memory from ``allocate(_:capacity:)``, keeping its first elements; the old
+  /// pointer must not be used afterwards.
+  static func reallocate<Element>(_ pointer: UnsafeMutablePointer<Element>, capacity: Int)
+    -> UnsafeMutablePointer<Element>
+  {
+    let byteCount = capacity * MemoryLayout<Element>.stride
+    guard let resized = realloc(pointer, Swift.max(byteCount, 1)) else {
+      fatalError("out of memory allocating \(byteCount) bytes")
+    }
+    adviseHugePages(resized, byteCount: byteCount)
+    return resized.bindMemory(to: Element.self, capacity: capacity)
+  }
+
+  private static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+    #if os(Linux)
+      guard byteCount >= ColumnStorage.hugePageThreshold else { return }
+      // The whole pages inside the allocation.
+      let page = 4096
+      let start = (Int(bitPattern: pointer) + page - 1) & ~(page - 1)
+      let end = (Int(bitPattern: pointer) + byteCount) & ~(page - 1)
+      guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+      _ = madvise(aligned, end - start, MADV_HUGEPAGE)
+    #endif
   }
 }

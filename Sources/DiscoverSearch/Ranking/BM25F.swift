@@ -68,21 +68,40 @@ struct BM25F {
   ) -> Float {
     var x: Float = 0
     for field in 0..<fieldCount where frequencies[field] != 0 {
-      x +=
-        weights[field] * Float(frequencies[field])
-        * inverseNormalization[field << 8 | Int(normCodes[field])]
+      x += fieldPart(
+        frequency: frequencies[field], field: field, normCode: normCodes[field], weights: weights,
+        inverseNormalization: inverseNormalization)
     }
     return x
+  }
+
+  /// One field's part of `x`; ``weightedFrequency(frequencies:normCodes:fieldCount:weights:inverseNormalization:)``
+  /// adds the parts of the fields the term occurs in, in field order. Callers that read
+  /// frequencies one field at a time add the parts as they go, rather than gathering them
+  /// into a vector first: setting a vector's lane by a run-time index goes through memory,
+  /// and reading the vector back right after stalls on the store.
+  @inline(__always)
+  static func fieldPart(
+    frequency: UInt32, field: Int, normCode: UInt8, weights: SIMD4<Float>,
+    inverseNormalization: UnsafePointer<Float>
+  ) -> Float {
+    weights[field] * Float(frequency) * inverseNormalization[field << 8 | Int(normCode)]
   }
 
   /// The weighted, normalized frequency `x` of the cursor's term in its current document.
   @inline(__always)
   func weightedFrequency(_ cursor: PostingCursor) -> Float {
-    var frequencies = SIMD4<UInt32>.zero
-    for field in 0..<fieldCount { frequencies[field] = cursor.frequency(inField: field) }
-    return BM25F.weightedFrequency(
-      frequencies: frequencies, normCodes: norms + Int(cursor.document) * fieldCount,
-      fieldCount: fieldCount, weights: weights, inverseNormalization: inverseNormalization)
+    let normCodes = norms + Int(cursor.document) * fieldCount
+    var x: Float = 0
+    for field in 0..<fieldCount {
+      let frequency = cursor.frequency(inField: field)
+      if frequency != 0 {
+        x += BM25F.fieldPart(
+          frequency: frequency, field: field, normCode: normCodes[field], weights: weights,
+          inverseNormalization: inverseNormalization)
+      }
+    }
+    return x
   }
 
   /// The score of the cursor's term in its current document.

@@ -79,17 +79,21 @@ struct BitmapRandomAccess {
     var data =
       UnsafeRawPointer(header + 2 + fieldCount)
       + BitPacking.byteCount(count: count, width: Int(header[1]))
-    var frequencies = SIMD4<UInt32>.zero
+    let normCodes = scorer.norms + Int(document) * fieldCount
+    // The parts in field order, as BM25F.weightedFrequency adds them.
+    var x: Float = 0
     for field in 0..<fieldCount {
       let width = Int(header[2 + field])
       if width > 0 {
-        frequencies[field] = BitPacking.value(at: slot, from: data, width: width)
+        let frequency = BitPacking.value(at: slot, from: data, width: width)
         data += BitPacking.byteCount(count: count, width: width)
+        if frequency != 0 {
+          x += BM25F.fieldPart(
+            frequency: frequency, field: field, normCode: normCodes[field],
+            weights: scorer.weights, inverseNormalization: scorer.inverseNormalization)
+        }
       }
     }
-    return BM25F.weightedFrequency(
-      frequencies: frequencies, normCodes: scorer.norms + Int(document) * fieldCount,
-      fieldCount: fieldCount, weights: scorer.weights,
-      inverseNormalization: scorer.inverseNormalization)
+    return x
   }
 }

@@ -65,9 +65,13 @@ struct LeadSortedSearch {
       }
       if isMatch {
         documents.append(document)
-        var values = SIMD4<UInt32>.zero
-        for field in 0..<partition.fieldCount { values[field] = cursor.frequency(inField: field) }
-        frequencies.append(values)
+        // Lanes built whole, not set one by one (see BM25F.fieldPart).
+        let fieldCount = partition.fieldCount
+        frequencies.append(
+          SIMD4(
+            cursor.frequency(inField: 0), fieldCount > 1 ? cursor.frequency(inField: 1) : 0,
+            fieldCount > 2 ? cursor.frequency(inField: 2) : 0,
+            fieldCount > 3 ? cursor.frequency(inField: 3) : 0))
       }
       cursor.next()
     }
