@@ -24,7 +24,10 @@ public struct IndexWriter {
   private var hashes: [Int] = []
   /// What the slot reads ahead of interning returned, kept so the loads are not removed.
   private var touched: UInt32 = 0
-  var documentIDs = ByteStringTable(capacity: 1 << 10)
+  /// Every document's id, for duplicates and for resolving creators and sounds. A
+  /// ``TermInterner`` rather than a ``ByteStringTable``: ids are short, and its slots hold
+  /// their first eight bytes, so adding a new id usually reads one slot and no arena.
+  var documentIDs = TermInterner()
   var documentLocations: [UInt32] = []
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
   var tokenizer = Tokenizer(mode: .document)
@@ -210,8 +213,9 @@ public struct IndexWriter {
       throw SearchError(.invalidArgument, "an index holds fewer than 2^30 documents of one type")
     }
     var id = id
-    let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
-    guard isNew else {
+    let known = documentIDs.count
+    let entry = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
+    guard documentIDs.count > known else {
       let existing = SearchResultType.allCases[Int(documentLocations[Int(entry)] >> 30)]
       throw SearchError(
         .invalidDocument,
@@ -235,11 +239,14 @@ public struct IndexWriter {
     builders[builder].norms.append(FieldLength.code(for: Int(length)))
     let tokenCount = stream.tokens.count
     guard tokenCount > 0 else { return }
-    // Work on a local array (moved out, not copied): appending through `builders[builder]`
-    // checks uniqueness of two arrays per token.
-    var entries = builders[builder].entries
-    builders[builder].entries = []
-    defer { builders[builder].entries = entries }
+    // Append to a local view of the store's buffer and put it back once: appending through
+    // `builders[builder]` would check uniqueness and exclusive access per token.
+    if !isKnownUniquelyReferenced(&builders[builder].entries) {
+      builders[builder].entries = builders[builder].entries.copy()
+    }
+    let store = builders[builder].entries
+    var entries = store.buffer
+    defer { store.buffer = entries }
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     var plainWords = 0
     // Two passes: hash every token and read its first slot, then intern. With millions of
@@ -290,7 +297,7 @@ struct TypeBuilder: Sendable {
   let type: SearchResultType
   var documentCount = 0
   /// One entry per token, in the order documents were added.
-  var entries: [PostingEntry] = []
+  var entries = PostingEntryStore()
   /// Field length codes, document-major.
   var norms: [UInt8] = []
   var ids = StringColumnBuilder()
@@ -301,4 +308,24 @@ struct TypeBuilder: Sendable {
   }
 
   var fieldCount: Int { SearchField.fields(of: type).count }
+}
+
+/// The postings entries of one type, in memory from ``LargeMemory``: tens of millions of
+/// entries grow by remapping pages instead of by copying them, as a Swift array would.
+///
+/// Copy on write: a writer's copy shares the store until one of them adds (see
+/// `IndexWriter.appendStream`).
+final class PostingEntryStore: @unchecked Sendable {
+  // Invariant that makes this Sendable: the buffer is only modified through a uniquely
+  // referenced store, by the writer that owns it.
+  var buffer = UnsafeGrowableBuffer<PostingEntry>()
+
+  /// A store with a copy of the entries.
+  func copy() -> PostingEntryStore {
+    let copy = PostingEntryStore()
+    copy.buffer.append(contentsOf: buffer.buffer)
+    return copy
+  }
+
+  deinit { buffer.deallocate() }
 }

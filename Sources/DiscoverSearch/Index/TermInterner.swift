@@ -1,21 +1,29 @@
 /// The writer's term dictionary, tuned for interning one token after another.
 ///
 /// Like ``ByteStringTable`` it gives each distinct term a dense id and keeps the bytes in one
-/// arena, but each 16-byte slot also holds a hash tag with the term's length and its first
-/// eight bytes. Most terms are at most eight bytes, so a lookup usually reads one slot and
-/// nothing else: for a term seen rarely, that is one cache miss instead of three (slot,
-/// offsets, arena). A commit turns it into a compact ``ByteStringTable`` for the snapshot.
+/// arena, but each 32-byte slot (half a cache line, never split across two) also holds a
+/// hash tag with the term's length and its first sixteen bytes. Nearly all terms are at
+/// most sixteen bytes, so a lookup usually reads one slot and nothing else: for a term
+/// seen rarely, that is one cache miss instead of three (slot, offsets, arena). A commit
+/// turns it into a compact ``ByteStringTable`` for the snapshot.
 struct TermInterner {
   private struct Slot {
-    /// The hash's high bits, bit 7 set, and the term's length in the low 7 bits; 0 when
-    /// the slot is free.
+    /// The hash's high bits, bit 7 set, and the term's length (at most 127) in the low 7
+    /// bits; 0 when the slot is free.
     var tag: UInt32
     var id: UInt32
-    /// The term's first eight bytes, little-endian, zero-padded.
-    var prefix: UInt64
     /// How often the term occurred as a word of running text (kept here, on the cache line
     /// the lookup already read, rather than in an array by id).
     var wordCount: UInt32 = 0
+    /// The term's first sixteen bytes, little-endian, zero-padded.
+    var prefix: Prefix
+  }
+
+  /// The first sixteen bytes of a key.
+  private struct Prefix: Equatable {
+    var low: UInt64
+    var high: UInt64
+    static let zero = Prefix(low: 0, high: 0)
   }
 
   private(set) var arena: [UInt8] = []
@@ -27,26 +35,46 @@ struct TermInterner {
   var count: Int { starts.count - 1 }
 
   init() {
-    slots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: 0), count: 1 << 12)
+    slots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: .zero), count: 1 << 12)
     mask = slots.count - 1
   }
 
   @inline(__always)
   private static func tag(hash: Int, length: Int) -> UInt32 {
-    UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) & ~0x7F | 0x80 | UInt32(length & 0x7F)
+    UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) & ~0x7F | 0x80
+      | UInt32(min(length, 0x7F))
   }
 
   @inline(__always)
-  private static func prefix(of key: UnsafeRawBufferPointer) -> UInt64 {
-    if key.count >= 8 { return key.loadUnaligned(as: UInt64.self) }
+  private static func prefix(of key: UnsafeRawBufferPointer) -> Prefix {
+    let count = key.count
+    if count >= 16 {
+      return Prefix(
+        low: key.loadUnaligned(as: UInt64.self),
+        high: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+    if count >= 8 {
+      return Prefix(low: key.loadUnaligned(as: UInt64.self), high: partialWord(key, from: 8))
+    }
+    return Prefix(low: partialWord(key, from: 0), high: 0)
+  }
+
+  /// Bytes `start..<min(start + 8, count)` of `key`, little-endian, zero-padded.
+  @inline(__always)
+  private static func partialWord(_ key: UnsafeRawBufferPointer, from start: Int) -> UInt64 {
     var value: UInt64 = 0
-    for index in 0..<key.count { value |= UInt64(key[index]) << UInt64(index * 8) }
+    for index in start..<min(start + 8, key.count) {
+      value |= UInt64(key[index]) << UInt64((index - start) * 8)
+    }
     return value
   }
 
-  /// Terms are at most ``Tokenizer/maximumTokenBytes`` long; the tag holds 7 bits of length.
+  /// The tag holds the length up to 127 (terms are at most ``Tokenizer/maximumTokenBytes``
+  /// long; document ids may be longer). A key of at most sixteen bytes matches on tag and
+  /// prefix alone: a longer stored key has a different length in its tag. Longer keys
+  /// compare the rest, length included.
   @inline(__always)
-  private func probe(_ key: UnsafeRawBufferPointer, hash: Int, tag: UInt32, prefix: UInt64)
+  private func probe(_ key: UnsafeRawBufferPointer, hash: Int, tag: UInt32, prefix: Prefix)
     -> (id: UInt32?, slot: Int)
   {
     var slot = hash & mask
@@ -55,7 +83,7 @@ struct TermInterner {
         let candidate = slots[slot]
         if candidate.tag == 0 { return (nil, slot) }
         if candidate.tag == tag && candidate.prefix == prefix
-          && (key.count <= 8 || restMatches(candidate.id, key))
+          && (key.count <= 16 || restMatches(candidate.id, key))
         {
           return (candidate.id, slot)
         }
@@ -64,13 +92,13 @@ struct TermInterner {
     }
   }
 
-  /// Whether bytes 8 onward of term `id` equal those of `key` (same length, known).
+  /// Whether bytes 16 onward of term `id` equal those of `key`, and the lengths too.
   private func restMatches(_ id: UInt32, _ key: UnsafeRawBufferPointer) -> Bool {
     let start = Int(starts[Int(id)])
     return arena.withUnsafeBytes { arena in
       guard Int(starts[Int(id) + 1]) - start == key.count else { return false }
-      return UnsafeRawBufferPointer(rebasing: arena[(start + 8)..<(start + key.count)])
-        .elementsEqual(UnsafeRawBufferPointer(rebasing: key[8...]))
+      return UnsafeRawBufferPointer(rebasing: arena[(start + 16)..<(start + key.count)])
+        .elementsEqual(UnsafeRawBufferPointer(rebasing: key[16...]))
     }
   }
 
@@ -110,7 +138,7 @@ struct TermInterner {
       grow()
       slot = probe(key, hash: hash, tag: tag, prefix: prefix).slot
     }
-    slots[slot] = Slot(tag: tag, id: id, prefix: prefix, wordCount: isWord ? 1 : 0)
+    slots[slot] = Slot(tag: tag, id: id, wordCount: isWord ? 1 : 0, prefix: prefix)
     return id
   }
 
@@ -124,7 +152,7 @@ struct TermInterner {
 
   private mutating func grow() {
     let size = slots.count * 2
-    var newSlots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: 0), count: size)
+    var newSlots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: .zero), count: size)
     let newMask = size - 1
     arena.withUnsafeBytes { arena in
       for slot in slots where slot.tag != 0 {
