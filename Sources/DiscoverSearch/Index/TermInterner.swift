@@ -15,6 +15,9 @@ struct TermInterner {
     /// How often the term occurred as a word of running text (kept here, on the cache line
     /// the lookup already read, rather than in an array by id).
     var wordCount: UInt32 = 0
+    /// The hash's low 32 bits, which place the slot in any table of up to 2^32 slots: a
+    /// growing table moves slots without reading the arena to hash the terms again.
+    var hashLow: UInt32 = 0
     /// The term's first sixteen bytes, little-endian, zero-padded.
     var prefix: Prefix
   }
@@ -138,7 +141,9 @@ struct TermInterner {
       grow()
       slot = probe(key, hash: hash, tag: tag, prefix: prefix).slot
     }
-    slots[slot] = Slot(tag: tag, id: id, wordCount: isWord ? 1 : 0, prefix: prefix)
+    slots[slot] = Slot(
+      tag: tag, id: id, wordCount: isWord ? 1 : 0,
+      hashLow: UInt32(truncatingIfNeeded: hash), prefix: prefix)
     return id
   }
 
@@ -154,15 +159,13 @@ struct TermInterner {
     let size = slots.count * 2
     var newSlots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: .zero), count: size)
     let newMask = size - 1
-    arena.withUnsafeBytes { arena in
-      for slot in slots where slot.tag != 0 {
-        let start = Int(starts[Int(slot.id)])
-        let end = Int(starts[Int(slot.id) + 1])
-        var index =
-          ByteStringTable.hash(UnsafeRawBufferPointer(rebasing: arena[start..<end])) & newMask
-        while newSlots[index].tag != 0 { index = (index + 1) & newMask }
-        newSlots[index] = slot
-      }
+    for slot in slots where slot.tag != 0 {
+      let hash =
+        size <= 1 << 32
+        ? Int(slot.hashLow) : withBytes(of: slot.id) { ByteStringTable.hash($0) }
+      var index = hash & newMask
+      while newSlots[index].tag != 0 { index = (index + 1) & newMask }
+      newSlots[index] = slot
     }
     slots = newSlots
     mask = newMask
