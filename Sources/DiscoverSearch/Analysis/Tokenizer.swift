@@ -182,8 +182,12 @@ struct Tokenizer {
       let byte = text[index]
       if byte < 0x80 {
         if ASCII.isAlphanumeric(byte) {
-          stream.bytes.append(ASCII.lowercase(byte))
-          index += 1
+          // The whole run of ASCII letters and digits in one append: appending byte by
+          // byte stores and reloads the buffer's count for each.
+          var runEnd = index &+ 1
+          while runEnd < end && ASCII.isAlphanumeric(text[runEnd]) { runEnd &+= 1 }
+          stream.bytes.appendLowercased(UnsafeBufferPointer(rebasing: text[index..<runEnd]))
+          index = runEnd
           continue
         }
         if byte == UInt8(ascii: "'"), isWordContinuation(text, at: index + 1) {

@@ -14,12 +14,36 @@ struct DocumentOrder {
 
   /// Orders documents by `counts` (views, followers or videos), largest first.
   init(counts: [Int]) {
-    var order = (0..<UInt32(counts.count)).map { $0 }
-    order.sort { counts[Int($0)] != counts[Int($1)] ? counts[Int($0)] > counts[Int($1)] : $0 < $1 }
+    let order = DocumentOrder.sorted(counts)
     var rank = [UInt32](repeating: 0, count: counts.count)
     for (new, old) in order.enumerated() { rank[Int(old)] = UInt32(new) }
     self.order = order
     self.rank = rank
+  }
+
+  /// Document numbers by count, largest first, ties in ascending number; counts are at
+  /// least 0 (the writer refuses negative ones).
+  ///
+  /// When the count and the number fit one 64-bit key together, as they do for any real
+  /// collection, the keys sort as plain integers: no comparison reads `counts` at random.
+  private static func sorted(_ counts: [Int]) -> [UInt32] {
+    let numberBits = UInt64(counts.count).bitWidth - UInt64(counts.count).leadingZeroBitCount
+    let largest = UInt64(counts.max() ?? 0)
+    guard numberBits < 64, largest < (1 as UInt64) << UInt64(64 - numberBits) else {
+      var order = (0..<UInt32(counts.count)).map { $0 }
+      order.sort {
+        counts[Int($0)] != counts[Int($1)] ? counts[Int($0)] > counts[Int($1)] : $0 < $1
+      }
+      return order
+    }
+    var keys = [UInt64]()
+    keys.reserveCapacity(counts.count)
+    for (number, count) in counts.enumerated() {
+      keys.append((largest - UInt64(count)) << UInt64(numberBits) | UInt64(number))
+    }
+    keys.sort()
+    let mask = ((1 as UInt64) << UInt64(numberBits)) &- 1
+    return keys.map { UInt32(truncatingIfNeeded: $0 & mask) }
   }
 
   /// Per-document values in snapshot order.
@@ -36,17 +60,28 @@ struct DocumentOrder {
 
 extension StringColumnBuilder {
   /// The strings in snapshot order.
+  ///
+  /// The strings are copied once, straight into the column's memory.
   func build(in order: DocumentOrder) -> StringColumn {
-    var permuted = StringColumnBuilder()
-    permuted.bytes.reserveCapacity(bytes.count)
-    permuted.offsets.reserveCapacity(offsets.count)
-    for old in order.order {
-      let start = Int(offsets[Int(old)])
-      let end = Int(offsets[Int(old) + 1])
-      permuted.bytes.append(contentsOf: bytes[start..<end])
-      permuted.offsets.append(UInt32(truncatingIfNeeded: permuted.bytes.count))
+    let total = bytes.count
+    var permutedOffsets = [UInt32](repeating: 0, count: order.order.count + 1)
+    let permutedBytes = LargeMemory.allocate(UInt8.self, capacity: max(total, 1))
+    offsets.withUnsafeBufferPointer { offsets in
+      bytes.withUnsafeBufferPointer { bytes in
+        var end = 0
+        for (new, old) in order.order.enumerated() {
+          let start = Int(offsets[Int(old)])
+          let length = Int(offsets[Int(old) + 1]) - start
+          if length > 0 {
+            (permutedBytes + end).update(from: bytes.baseAddress! + start, count: length)
+          }
+          end += length
+          permutedOffsets[new + 1] = UInt32(truncatingIfNeeded: end)
+        }
+      }
     }
-    return permuted.build()
+    return StringColumn(
+      bytes: Column(adopting: permutedBytes, count: total), offsets: Column(permutedOffsets))
   }
 }
 

@@ -272,7 +272,9 @@ extension IndexWriter {
       total += mainCount + extraCount
     }
     starts[termCount] = total
-    let sorted = LargeMemory.allocate(PostingEntry.self, capacity: max(total, 1))
+    // The term is implied by where an occurrence lands, so the sorted copy drops it: 8
+    // bytes an entry instead of 12, a third less memory to write and to fault in.
+    let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
     defer { free(sorted) }
     // Where each writer document's entries start, in both arrays (entries are grouped by
     // document, in ascending order).
@@ -305,10 +307,11 @@ extension IndexWriter {
         }
         let normBase = new &* fieldCount
         for index in starts[old]..<starts[old + 1] {
-          var entry = entries[index]
+          let entry = entries[index]
           let term = Int(entry.term)
-          entry.document = UInt32(truncatingIfNeeded: new)
-          sorted[cursors[term]] = entry.withNorm(norms[normBase &+ entry.field])
+          sorted[cursors[term]] = Occurrence(
+            document: UInt32(truncatingIfNeeded: new),
+            fieldPosition: entry.withNorm(norms[normBase &+ entry.field]).fieldPosition)
           cursors[term] &+= 1
         }
       }
@@ -356,6 +359,13 @@ extension IndexWriter {
         "the \(type.rawValue) postings exceed 4 GB; split the collection into several indexes")
     }
     return encoder.finish()
+  }
+
+  /// An entry in the scatter's output, where its term is implied by its place: the
+  /// snapshot's document and `PostingEntry.fieldPosition` with the length code set.
+  private struct Occurrence: BitwiseCopyable {
+    var document: UInt32
+    var fieldPosition: UInt32
   }
 
   /// Sorts a document's occurrences of a term (field, then position) in place and drops

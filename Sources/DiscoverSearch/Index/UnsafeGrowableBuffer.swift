@@ -107,6 +107,18 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
   }
 }
 
+extension UnsafeGrowableBuffer where Element == UInt8 {
+  /// Appends `source` with ASCII capitals lowercased (other bytes as they are).
+  @inline(__always)
+  mutating func appendLowercased(_ source: UnsafeBufferPointer<UInt8>) {
+    let added = source.count
+    if count + added > capacity { grow(toAtLeast: count + added) }
+    let destination = base + count
+    for offset in 0..<added { destination[offset] = ASCII.lowercase(source[offset]) }
+    count &+= added
+  }
+}
+
 extension UnsafeGrowableBuffer: RandomAccessCollection {
   @inline(__always) var startIndex: Int { 0 }
   @inline(__always) var endIndex: Int { count }

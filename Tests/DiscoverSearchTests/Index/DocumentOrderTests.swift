@@ -1,0 +1,36 @@
+import Testing
+
+@testable import DiscoverSearch
+
+@Suite struct DocumentOrderTests {
+  /// The reference: a comparison sort on the counts, ties by the order documents came in.
+  private func referenceOrder(_ counts: [Int]) -> [UInt32] {
+    (0..<UInt32(counts.count)).sorted {
+      counts[Int($0)] != counts[Int($1)] ? counts[Int($0)] > counts[Int($1)] : $0 < $1
+    }
+  }
+
+  private func check(_ counts: [Int]) {
+    let order = DocumentOrder(counts: counts)
+    #expect(order.order == referenceOrder(counts))
+    for (new, old) in order.order.enumerated() { #expect(order.rank[Int(old)] == UInt32(new)) }
+  }
+
+  @Test func packedKeysOrderLikeTheComparisonSort() {
+    var generator = SystemRandomNumberGenerator()
+    for size in [0, 1, 2, 3, 1000, 4097] {
+      // Few distinct values, so that ties are common.
+      check((0..<size).map { _ in Int.random(in: 0...20, using: &generator) })
+      check((0..<size).map { _ in Int.random(in: 0...(1 << 40), using: &generator) })
+    }
+  }
+
+  @Test func countsTooLargeToPackUseTheComparisonSort() {
+    // With 1,000 documents (10 bits), counts of 2^54 and more do not fit one key.
+    var counts = (0..<1000).map { $0 * 7919 % 1000 }
+    counts[17] = Int.max
+    counts[400] = Int.max
+    counts[999] = 1 << 60
+    check(counts)
+  }
+}
