@@ -23,18 +23,23 @@ enum BitPacking {
     into output: inout UnsafeGrowableBuffer<UInt8>
   ) {
     guard width > 0 else { return }
+    // Room for all the bytes at once, then plain stores: appending byte by byte would
+    // store and reload the buffer's count for each.
+    let destination = output.appendUninitialized(count: byteCount(count: count, width: width))
+    var written = 0
     var accumulator: UInt64 = 0
     var filled = 0
     for index in 0..<count {
       accumulator |= UInt64(values[index]) << UInt64(filled)
       filled += width
       while filled >= 8 {
-        output.append(UInt8(truncatingIfNeeded: accumulator))
+        destination[written] = UInt8(truncatingIfNeeded: accumulator)
+        written &+= 1
         accumulator >>= 8
         filled -= 8
       }
     }
-    if filled > 0 { output.append(UInt8(truncatingIfNeeded: accumulator)) }
+    if filled > 0 { destination[written] = UInt8(truncatingIfNeeded: accumulator) }
   }
 
   /// Reads `count` values of `width` bits from `source` into `destination`.

@@ -49,6 +49,16 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
     count &+= added
   }
 
+  /// Makes room for `added` more elements, counts them in, and returns where they start:
+  /// the caller must initialize all of them before reading them.
+  @inline(__always)
+  mutating func appendUninitialized(count added: Int) -> UnsafeMutablePointer<Element> {
+    if count + added > capacity { grow(toAtLeast: count + added) }
+    let start = base + count
+    count &+= added
+    return start
+  }
+
   /// Appends `count` copies of `element`.
   mutating func append(repeating element: Element, count added: Int) {
     if count + added > capacity { grow(toAtLeast: count + added) }
