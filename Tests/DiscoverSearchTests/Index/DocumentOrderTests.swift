@@ -34,3 +34,39 @@ import Testing
     check(counts)
   }
 }
+
+/// Document ids go through the writer's `TermInterner`, whose slots hold a key's first
+/// sixteen bytes and its length up to 127: ids that share those must still be told apart.
+@Suite struct DocumentIDTests {
+  @Test func idsSharingPrefixesAndLengthBitsAreDistinct() throws {
+    var writer = IndexWriter()
+    let ids = [
+      "abcdefgh", "abcdefghi", String(repeating: "a", count: 16),
+      String(repeating: "a", count: 17), String(repeating: "a", count: 16) + "b",
+      "abcdefgh" + String(repeating: "x", count: 128),
+      "abcdefgh" + String(repeating: "x", count: 120) + "y",
+      String(repeating: "z", count: 127), String(repeating: "z", count: 255),
+    ]
+    for id in ids { try writer.add(Hashtag(id: id, name: "tag")) }
+    #expect(writer.documentCount == ids.count)
+    for id in ids {
+      #expect {
+        try writer.add(Hashtag(id: id, name: "again"))
+      } throws: { error in
+        (error as? SearchError)?.code == .invalidDocument
+      }
+    }
+    #expect(writer.documentCount == ids.count)
+    // References resolve by the whole id.
+    try writer.add(User(id: String(repeating: "a", count: 17) + "u", username: "someone"))
+    try writer.add(
+      Video(id: "v", title: "clip", creator: String(repeating: "a", count: 17) + "u"))
+    let index = try writer.makeIndex()
+    let result = try index.search("clip", in: .videos).results.first
+    guard case .video(let metadata) = result?.metadata else {
+      Issue.record("no video")
+      return
+    }
+    #expect(metadata.creatorUsername == "someone")
+  }
+}
