@@ -26,7 +26,7 @@ public struct IndexWriter {
   private var touched: UInt32 = 0
   /// Every document's id, for duplicates and for resolving creators and sounds. A
   /// ``TermInterner`` rather than a ``ByteStringTable``: ids are short, and its slots hold
-  /// their first eight bytes, so adding a new id usually reads one slot and no arena.
+  /// their first sixteen bytes, so adding a new id usually reads one slot and no arena.
   var documentIDs = TermInterner()
   var documentLocations: [UInt32] = []
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
