@@ -27,7 +27,7 @@ final class ColumnStorage: @unchecked Sendable {
       if byteCount >= ColumnStorage.hugePageThreshold {
         var pointer: UnsafeMutableRawPointer?
         if posix_memalign(&pointer, ColumnStorage.hugePageSize, byteCount) == 0, let pointer {
-          _ = madvise(pointer, byteCount, MADV_HUGEPAGE)
+          LargeMemory.adviseHugePages(pointer, byteCount: byteCount)
           base = pointer
           isMalloced = true
           return

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension IndexWriter {
   /// Builds an immutable snapshot of everything added so far.
   ///
@@ -275,7 +269,7 @@ extension IndexWriter {
     // The term is implied by where an occurrence lands, so the sorted copy drops it: 8
     // bytes an entry instead of 12, a third less memory to write and to fault in.
     let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
-    defer { free(sorted) }
+    defer { LargeMemory.deallocate(sorted) }
     // Where each writer document's entries start, in both arrays (entries are grouped by
     // document, in ascending order).
     func documentStarts(_ entries: UnsafeBufferPointer<PostingEntry>) -> [Int] {

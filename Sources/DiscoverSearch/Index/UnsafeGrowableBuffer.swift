@@ -113,7 +113,7 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
 
   /// Frees the memory; the buffer must not be used afterwards.
   func deallocate() {
-    if capacity > 0 { free(base) }
+    if capacity > 0 { LargeMemory.deallocate(base) }
   }
 }
 
@@ -179,8 +179,9 @@ enum UnsafeBufferCellSentinel {
 /// (glibc manual, "Malloc Tunable Parameters"; mremap(2)). Growing by doubling then costs
 /// no copy and no second round of page faults on fresh memory, which a copy into a new
 /// allocation pays for every byte. Large allocations are also offered for transparent huge
-/// pages, as ``ColumnStorage`` does: the writer's scatter and the encoder's appends touch
-/// them all over, and with 4 KB pages most such touches miss the TLB.
+/// pages (``adviseHugePages(_:byteCount:)``, which ``ColumnStorage`` uses too): the writer's
+/// scatter and the encoder's appends touch them all over, and with 4 KB pages most such
+/// touches miss the TLB.
 enum LargeMemory {
   static func allocate<Element>(_: Element.Type, capacity: Int) -> UnsafeMutablePointer<Element> {
     let byteCount = capacity * MemoryLayout<Element>.stride
@@ -204,7 +205,14 @@ enum LargeMemory {
     return resized.bindMemory(to: Element.self, capacity: capacity)
   }
 
-  private static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+  /// Frees memory from ``allocate(_:capacity:)`` or ``reallocate(_:capacity:)``.
+  static func deallocate(_ pointer: UnsafeMutablePointer<some Any>) {
+    free(pointer)
+  }
+
+  /// Offers the whole pages of the `byteCount` bytes at `pointer` for transparent huge
+  /// pages, when they are at least ``ColumnStorage/hugePageThreshold`` bytes (Linux only).
+  static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
     #if os(Linux)
       guard byteCount >= ColumnStorage.hugePageThreshold else { return }
       // The whole pages inside the allocation.
