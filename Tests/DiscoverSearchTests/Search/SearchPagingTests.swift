@@ -70,9 +70,9 @@ struct SearchPagingTests {
     throws
     -> [SearchResponse]
   {
-    var pages = [try index.search(query, in: tab, limit: limit)]
+    var pages = [try index.search(query, in: tab, limit: limit, ranking: .pinned)]
     while let cursor = pages.last?.nextCursor {
-      pages.append(try index.search(query, in: tab, limit: limit, after: cursor))
+      pages.append(try index.search(query, in: tab, limit: limit, after: cursor, ranking: .pinned))
       try #require(pages.count <= 100, "pagination does not end")
     }
     return pages
@@ -101,7 +101,7 @@ struct SearchPagingTests {
       #expect(zip(scores, scores.dropFirst()).allSatisfy { $0 >= $1 }, "scores went up: \(scores)")
     }
     // The same order as one big page.
-    let single = try index.search("sunset", in: tab, limit: 1000)
+    let single = try index.search("sunset", in: tab, limit: 1000, ranking: .pinned)
     #expect(results.map(\.id) == single.results.map(\.id))
   }
 

@@ -106,7 +106,7 @@ import Testing
   /// first, and touching a page of every type reads within bounds.
   @Test func touchingResultFieldsChangesNoCard() throws {
     let index = ThresholdSearchTests.fixture.index
-    let response = try index.search("the", in: .top, limit: 40)
+    let response = try index.search("the", in: .top, limit: 40, ranking: .pinned)
     #expect(!response.results.isEmpty)
     let snapshot = index.snapshot
     var page: [(type: SearchResultType, document: UInt32)] = []
@@ -117,7 +117,7 @@ import Testing
       }
     }
     _ = snapshot.touchResultFields(page)
-    let again = try index.search("the", in: .top, limit: 40)
+    let again = try index.search("the", in: .top, limit: 40, ranking: .pinned)
     #expect(again.results.map(\.id) == response.results.map(\.id))
     #expect(again.results.map(\.title) == response.results.map(\.title))
     #expect(again.results.map(\.subtitle) == response.results.map(\.subtitle))

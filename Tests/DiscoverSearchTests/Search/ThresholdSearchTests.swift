@@ -28,6 +28,13 @@ import Testing
     return (try! writer.makeIndex(), frequent + withStopWords + generated)
   }()
 
+  /// `RankingOptions.pinned` with the impact orders turned off: every search takes the block-max scan.
+  static let scanOnly: RankingOptions = {
+    var ranking = RankingOptions.pinned
+    ranking.usesImpactOrders = false
+    return ranking
+  }()
+
   @Test func frequentTermsGetImpactOrders() throws {
     let snapshot = Self.fixture.index.snapshot
     let videos = snapshot.partition(.video).postings
@@ -45,13 +52,11 @@ import Testing
       Video(id: "v\($0)", title: query, viewCount: 1_000)
     }
     let index = try DiscoverIndex.build(from: videos.map(Document.video))
-    var scanOnly = RankingOptions()
-    scanOnly.usesImpactOrders = false
     var cursor: SearchCursor?
     for page in 0..<3 {
-      let fast = try index.search(query, in: .videos, limit: 10, after: cursor)
+      let fast = try index.search(query, in: .videos, limit: 10, after: cursor, ranking: .pinned)
       let slow = try index.search(
-        query, in: .videos, limit: 10, after: cursor, ranking: scanOnly)
+        query, in: .videos, limit: 10, after: cursor, ranking: Self.scanOnly)
       #expect(fast.totalHits == 9_000)
       #expect(fast.results.map(\.id) == slow.results.map(\.id), "\(query) page \(page)")
       #expect(fast.results.map(\.score) == slow.results.map(\.score), "\(query) page \(page)")
@@ -63,11 +68,10 @@ import Testing
   @Test(arguments: [SearchTab.top, .videos])
   func thresholdSearchEqualsTheScan(tab: SearchTab) throws {
     let index = Self.fixture.index
-    var scanOnly = RankingOptions()
-    scanOnly.usesImpactOrders = false
+    let (pinned, scanOnly) = (RankingOptions.pinned, Self.scanOnly)
     for query in Self.fixture.queries {
       var cursor: SearchCursor?
-      var fast = try index.search(query, in: tab, limit: 10)
+      var fast = try index.search(query, in: tab, limit: 10, ranking: pinned)
       var slow = try index.search(query, in: tab, limit: 10, ranking: scanOnly)
       for page in 0..<3 {
         #expect(fast.facets == slow.facets, "\(query) page \(page)")
@@ -75,7 +79,7 @@ import Testing
         #expect(fast.results.map(\.score) == slow.results.map(\.score), "\(query) page \(page)")
         guard let next = fast.nextCursor else { break }
         cursor = next
-        fast = try index.search(query, in: tab, limit: 10, after: cursor)
+        fast = try index.search(query, in: tab, limit: 10, after: cursor, ranking: pinned)
         slow = try index.search(query, in: tab, limit: 10, after: cursor, ranking: scanOnly)
       }
     }
