@@ -116,8 +116,10 @@ struct TypeSearcher {
         after: after)
     }
     guard let after else {
-      // Page one: the window and what follows it, in one search.
-      let first = run(limit: window + limit, after: nil)
+      // Page one: the window, or the page when it is longer, in one search. Hits past
+      // the window are only needed to fill a page longer than it, so `max`, not the sum:
+      // the k-th score of a smaller k prunes sooner.
+      let first = run(limit: max(window, limit), after: nil)
       var hits = rerank(Array(first.hits.prefix(window)), groups: groups, blend: blend)
       hits += first.hits.dropFirst(window).prefix(max(0, limit - hits.count))
       return TypeHits(hits: Array(hits.prefix(limit)), count: first.count)
