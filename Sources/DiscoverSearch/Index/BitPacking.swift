@@ -64,6 +64,38 @@ enum BitPacking {
     }
   }
 
+  /// The sum of the first `count` values of a packed array (as many reads of
+  /// ``value(at:from:width:)``, added). One-bit values, the usual width of term frequencies,
+  /// are counted 64 at a time with a population count.
+  ///
+  /// `source` must have 8 readable bytes past the packed data, as for ``unpack``.
+  @inline(__always)
+  static func sum(count: Int, from source: UnsafeRawPointer, width: Int) -> Int {
+    guard width > 0, count > 0 else { return 0 }
+    if width == 1 {
+      var total = 0
+      var bit = 0
+      while bit &+ 64 <= count {
+        total &+= source.loadUnaligned(fromByteOffset: bit >> 3, as: UInt64.self).nonzeroBitCount
+        bit &+= 64
+      }
+      if bit < count {
+        let word = source.loadUnaligned(fromByteOffset: bit >> 3, as: UInt64.self)
+        total &+= (word & ((UInt64(1) << UInt64(count &- bit)) &- 1)).nonzeroBitCount
+      }
+      return total
+    }
+    let mask = (UInt64(1) << UInt64(width)) &- 1
+    var total: UInt64 = 0
+    var bit = 0
+    for _ in 0..<count {
+      let word = source.loadUnaligned(fromByteOffset: bit >> 3, as: UInt64.self)
+      total &+= (word >> UInt64(bit & 7)) & mask
+      bit &+= width
+    }
+    return Int(truncatingIfNeeded: total)
+  }
+
   /// Reads the single value at `index` of a packed array.
   @inline(__always)
   static func value(at index: Int, from source: UnsafeRawPointer, width: Int) -> UInt32 {
@@ -85,6 +117,50 @@ enum VariableByte {
       value >>= 7
     }
     output.append(UInt8(value))
+  }
+
+  /// The offset just past `count` values starting at `offset`, without decoding them: a
+  /// value ends at a byte below 0x80, or after five bytes (as ``read(from:offset:)`` stops),
+  /// and nothing at or past `limit` is read.
+  ///
+  /// Eight bytes are taken at a time while the values ending in them are fewer than those
+  /// left to skip and no run of continuation bytes could reach five (the SWAR byte tests of
+  /// Lamport, "Multiple byte processing with full-word instructions", CACM 1975); the rest,
+  /// and any word with such a run, go byte by byte, so the result is the same as reading.
+  static func skip(
+    _ count: Int, in source: UnsafePointer<UInt8>, from offset: Int, limit: Int
+  ) -> Int {
+    let high: UInt64 = 0x8080_8080_8080_8080
+    var remaining = count
+    var offset = offset
+    // Continuation bytes since the last byte that ended a value.
+    var run = 0
+    while remaining > 0 && offset &+ 8 <= limit {
+      let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
+      let continuations = word & high
+      let ends = ~word & high
+      let endCount = ends.nonzeroBitCount
+      // Bytes before the word's first end, which continue the run carried in.
+      let leading = ends.trailingZeroBitCount >> 3
+      let hasLongRun =
+        continuations & (continuations >> 8) & (continuations >> 16) & (continuations >> 24)
+        & (continuations >> 32) != 0
+      guard endCount > 0, endCount < remaining, run &+ leading < 5, !hasLongRun else { break }
+      remaining &-= endCount
+      offset &+= 8
+      // Bytes after the word's last end.
+      run = ends.leadingZeroBitCount >> 3
+    }
+    while remaining > 0 && offset < limit {
+      let byte = source[offset]
+      offset &+= 1
+      run &+= 1
+      if byte < 0x80 || run == 5 {
+        remaining &-= 1
+        run = 0
+      }
+    }
+    return offset
   }
 
   /// Reads one value at `offset`, advancing it.

@@ -202,19 +202,9 @@ struct PostingCursor {
     for field in 0..<fieldCount where frequencyWidths[field] != 0 {
       let width = Int(frequencyWidths[field])
       let data = UnsafeRawPointer(frequencyData + Int(frequencyOffsets[field]))
-      for slot in 0..<index { skipped += Int(BitPacking.value(at: slot, from: data, width: width)) }
+      skipped += BitPacking.sum(count: index, from: data, width: width)
     }
-    // A value ends at a byte below 0x80, or after five bytes (``VariableByte/read``).
-    var run = 0
-    while skipped > 0 && offset < positionLimit {
-      let byte = positions[offset]
-      offset += 1
-      run += 1
-      if byte < 0x80 || run == 5 {
-        skipped -= 1
-        run = 0
-      }
-    }
+    offset = VariableByte.skip(skipped, in: positions, from: offset, limit: positionLimit)
     for field in 0..<fieldCount {
       let frequency = frequency(inField: field, slot: index)
       var position: UInt32 = 0
