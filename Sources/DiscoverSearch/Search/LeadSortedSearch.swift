@@ -50,6 +50,9 @@ struct LeadSortedSearch {
     let postings = partition.postings
     let lead = groups[0].alternatives[0]
     let words = bitmaps.map { postings.bitmaps.base + $0 * postings.bitmapWordCount }
+    guard limit > 0 else {
+      return TypeHits(hits: [], count: Self.count(lead.listIndex, in: postings, and: words))
+    }
     // Pass 1: count, and keep the matches with their frequencies of the rarest term.
     var documents: [UInt32] = []
     var frequencies: [SIMD4<UInt32>] = []
@@ -147,6 +150,27 @@ struct LeadSortedSearch {
       }
     }
     return TypeHits(hits: heap.sorted(), count: count)
+  }
+
+  /// The number of documents of list `listIndex` set in every bitmap of `words`: a facet
+  /// count, which needs no frequency. Each block's documents are decoded once and tested
+  /// without a branch per document.
+  private static func count(
+    _ listIndex: Int, in postings: TypePostings, and words: [UnsafePointer<UInt64>]
+  ) -> Int {
+    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
+    defer { scratch.deallocate() }
+    var cursor = PostingCursor(postings: postings, listIndex: listIndex, scratch: scratch)
+    var count = 0
+    while cursor.document != PostingCursor.end {
+      for document in cursor.blockDocuments {
+        var isMatch: UInt64 = 1
+        for bitmap in words { isMatch &= bitmap[Int(document >> 6)] >> UInt64(document & 63) }
+        count &+= Int(isMatch & 1)
+      }
+      cursor.jump(toBlock: cursor.block + 1)
+    }
+    return count
   }
 }
 

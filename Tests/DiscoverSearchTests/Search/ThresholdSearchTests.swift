@@ -65,7 +65,9 @@ import Testing
     }
   }
 
-  @Test(arguments: [SearchTab.top, .videos])
+  /// On the Users tab, the videos are only counted (for the facets): the count-only paths
+  /// must agree with the scan too.
+  @Test(arguments: [SearchTab.top, .videos, .users])
   func thresholdSearchEqualsTheScan(tab: SearchTab) throws {
     let index = Self.fixture.index
     let (pinned, scanOnly) = (RankingOptions.pinned, Self.scanOnly)
