@@ -63,6 +63,13 @@ struct ScoreBlend {
     return factors.factors[Int(document)]
   }
 
+  /// An upper bound of `document`'s static factor that stays in cache: the largest factor
+  /// of its run of 64 documents (1 without factors).
+  @inline(__always)
+  func factorBound(of document: UInt32) -> Float {
+    factors?.chunkMaximum(of: document) ?? 1
+  }
+
   /// The largest static factor of documents `first...last`.
   @inline(__always)
   func factorMaximum(from first: UInt32, through last: UInt32) -> Float {

@@ -535,7 +535,11 @@ private struct Evaluation {
     var restBound: Float = 0
     for group in 1..<max(groupCount, 1) { restBound += listBounds[group] }
 
-    // Every match is counted, so no block of the lead can be skipped.
+    // Every match is counted, so no block of the lead can be skipped. A lone lead's block
+    // bound is computed once per block, not once per match.
+    let leadIsSingle = groupStarts[1] - groupStarts[0] == 1
+    var boundBlock = -1
+    var leadBlockBound: Float = 0
     var lead = advance(group: 0, to: 0)
     while lead != PostingCursor.end {
       var target = lead
@@ -569,9 +573,22 @@ private struct Evaluation {
       if isMatch {
         count += 1
         if limit > 0 {
-          let bound = ScoreBlend.combine(
-            text: blockBound(group: 0) + restBound, factor: blend.factor(of: lead))
-          if canEnter(bound: bound, coverage: coverage) {
+          // The largest factor of the match's run of 64 (in cache) rules most matches out
+          // once the heap holds popular documents; only the others load their own factor.
+          if !leadIsSingle {
+            leadBlockBound = blockBound(group: 0)
+          } else if cursors[0].block != boundBlock {
+            boundBlock = cursors[0].block
+            leadBlockBound = blockBound(group: 0)
+          }
+          let text = leadBlockBound + restBound
+          if canEnter(
+            bound: ScoreBlend.combine(text: text, factor: blend.factorBound(of: lead)),
+            coverage: coverage),
+            canEnter(
+              bound: ScoreBlend.combine(text: text, factor: blend.factor(of: lead)),
+              coverage: coverage)
+          {
             var total: Float = 0
             for group in 0..<groupCount {
               // A group with bitmaps is read at the document, without decoding its
