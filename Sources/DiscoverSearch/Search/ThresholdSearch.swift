@@ -199,7 +199,7 @@ struct ThresholdSearch {
         var text = Float.infinity
         if threshold < Float.infinity {
           text = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
-          let factor = blend.factors?.chunkMaximum(of: document) ?? 1
+          let factor = blend.factorBound(of: document)
           // A dropped document is not marked seen: it cannot enter now, nor later (the
           // k-th score only rises), so meeting it again in another list costs at most a
           // wasted scoring, and most are dropped again.

@@ -276,8 +276,7 @@ struct BlendedRankingTests {
   @Test(arguments: blendHelps)
   func theBlendKeepsItsTopThree(_ query: String, _ expected: [String]) throws {
     let index = try RealCorpus.load().index
-    var blended = RankingOptions()
-    blended.recency.origin = Date(timeIntervalSince1970: 1_732_678_800)
+    let blended = RankingOptions.pinned
     var textOnly = RankingOptions.textOnly
     textOnly.recency.origin = blended.recency.origin
     let top3 = try index.search(query, in: .videos, limit: 3, ranking: blended).results

@@ -1,5 +1,3 @@
-import Foundation
-
 @testable import DiscoverSearch
 
 extension RankingOptions {
@@ -8,7 +6,7 @@ extension RankingOptions {
   /// minute score recency differently and may order near ties differently.
   static let pinned: RankingOptions = {
     var ranking = RankingOptions()
-    ranking.recency.origin = Date(timeIntervalSince1970: 1_732_678_800)
+    ranking.recency.origin = RankingDefaultsMeasurement.origin
     return ranking
   }()
 }
