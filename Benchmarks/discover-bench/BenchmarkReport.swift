@@ -17,7 +17,8 @@ struct BenchmarkReport {
   var searchTextOnly: LatencySummary
   /// How long building the suggestion structures took.
   var suggestPrepareSeconds: Double
-  /// ``memoryBytes`` of the index once the suggestion structures are built.
+  /// ``memoryBytes`` of the index once the structures built on first use are built: the
+  /// suggestion structures and the Top tab's exact name filters.
   var memoryBytesWithSuggestions: Int
   /// Completions with typo tolerance on (the default), or `nil` when none ran.
   var suggest: LatencySummary?
@@ -51,7 +52,7 @@ struct BenchmarkReport {
       | index time             | \(number(indexSeconds, 3)) s (commit \(number(commitSeconds, 3)) s) |
       | indexing rate          | \(number(documentsPerSecond, 0)) docs/s |
       | index memory           | \(megabytes(memoryBytes)) (\(number(Double(memoryBytes) / Double(max(documents, 1)))) bytes/doc) |
-      | with suggestions       | \(megabytes(memoryBytesWithSuggestions)) (\(number(Double(memoryBytesWithSuggestions) / Double(max(documents, 1)))) bytes/doc) |
+      | with suggestions etc.  | \(megabytes(memoryBytesWithSuggestions)) (\(number(Double(memoryBytesWithSuggestions) / Double(max(documents, 1)))) bytes/doc) |
       | peak RSS               | \(megabytes(peakRSSBytes)) |
       | index file             | \(megabytes(diskBytes)) |
       | open time              | \(number(openSeconds, 3)) s |

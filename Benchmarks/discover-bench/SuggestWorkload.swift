@@ -23,8 +23,6 @@ struct SuggestWorkload {
     /// How long `prepareSuggestions()` took: sorting the term dictionary and building the
     /// phrase dictionary.
     var prepareSeconds: Double
-    /// What the suggestion structures add to the index's memory.
-    var suggestionBytes: Int
     var latency: LatencySummary
     /// The latency with ``comparisonOptions`` (typo tolerance off).
     var comparisonLatency: LatencySummary
@@ -49,11 +47,9 @@ struct SuggestWorkload {
         "suggest query \"\(bad.text)\" asks for \(bad.limit) suggestions; the most is \(Self.maximumLimit)"
       )
     }
-    let memoryBytesBefore = index.memoryBytes
     let prepareStart = Measurement.now()
     index.prepareSuggestions()
     let prepareSeconds = Double(Measurement.now() - prepareStart) / 1e9
-    let suggestionBytes = index.memoryBytes - memoryBytesBefore
 
     for query in queries {
       _ = try suggestions(for: query, options: options)
@@ -110,7 +106,7 @@ struct SuggestWorkload {
       }
     }
     return Result(
-      prepareSeconds: prepareSeconds, suggestionBytes: suggestionBytes,
+      prepareSeconds: prepareSeconds,
       latency: LatencySummary(microseconds: medians),
       comparisonLatency: LatencySummary(microseconds: comparisonMedians), failures: failures,
       emptyQueries: responses.filter(\.isEmpty).count,

@@ -137,6 +137,8 @@ final class IndexSnapshot: Sendable {
   let staticFactors = StaticFactorCache()
   /// The sorted term dictionary and phrase dictionary of suggestions, built on first use.
   let suggestionCache = SuggestionCache()
+  /// Which exact name matches each type can have, built on first use by the Top tab.
+  let exactNames = ExactNameFilterCache()
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
@@ -165,9 +167,10 @@ final class IndexSnapshot: Sendable {
   var documentCount: Int { partitions.reduce(0) { $0 + $1.documentCount } }
 
   /// The bytes the index holds in memory: postings, dictionary, columns, stored text, and
-  /// the suggestion structures once they are built.
+  /// the suggestion structures and exact name filters once they are built.
   var memoryBytes: Int {
     partitions.reduce(0) { $0 + $1.byteCount } + terms.memoryBytes + videos.byteCount
       + users.byteCount + hashtags.byteCount + sounds.byteCount + suggestionCache.byteCount
+      + exactNames.byteCount
   }
 }

@@ -23,6 +23,10 @@ public struct RankingOptions: Sendable, Hashable {
   /// impact orders, ``LeadSortedSearch``, conjunctions walked over their bitmaps); tests
   /// turn it off to check that every path gives the same hits as the plain block-max scan.
   var usesImpactOrders = true
+  /// Whether the Top tab may count a card type without ranking it when its
+  /// ``ExactNameFilter`` proves that no name matches exactly; tests turn it off to check
+  /// that the pages are the same.
+  var skipsCardsWithoutExactNames = true
   /// The popularity signal and its weight.
   public var popularity: PopularityOptions
   /// The recency signal and its weight.

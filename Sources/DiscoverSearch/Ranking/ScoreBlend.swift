@@ -43,8 +43,7 @@ struct ScoreBlend {
     partition: TypePartition, factors: StaticFactors?, options: MatchQualityOptions,
     termCount: Int, nameLengths: SIMD4<Int32>, tagKey: [UInt8] = []
   ) {
-    let hasTagNames = partition.type == .user || partition.type == .hashtag
-    tagNames = hasTagNames && !tagKey.isEmpty ? partition.titles : nil
+    tagNames = NameLengths.hasTagNames(partition.type) && !tagKey.isEmpty ? partition.titles : nil
     self.tagKey = tagKey
     self.factors = factors
     exactness = RankingOptions.sanitized(options.exactness)

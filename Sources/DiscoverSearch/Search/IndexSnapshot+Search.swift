@@ -253,6 +253,14 @@ extension IndexSnapshot {
       isTop && type != .video
     }
 
+    /// Whether the page shows `type`'s hits only as cards, which need an exact name match:
+    /// a Top tab page before the last section whose videos have not run out (`fillsRest`),
+    /// under a policy that requires exact matches.
+    func showsOnlyCards(of type: SearchResultType, fillsRest: Bool) -> Bool {
+      isTop && type != .video && (position?.section ?? 0) < 2 && !fillsRest
+        && policy.requiresExactMatch
+    }
+
     /// How many of a type's hits the last section needs: everything up to this page.
     func restDepth(for type: SearchResultType) -> Int {
       min(
@@ -351,7 +359,16 @@ extension IndexSnapshot {
     for partition in partitions {
       let plans = termPlans(
         in: partition, termIDs: termIDs, weights: weights, selected: plan.selected)
-      let limit = page.limits[partition.type.index]
+      var limit = page.limits[partition.type.index]
+      if limit > 0 && page.showsOnlyCards(of: partition.type, fillsRest: outcome.fillsRest)
+        && ranking.skipsCardsWithoutExactNames
+        && !exactNames.filter(of: partition.type, in: self).mayMatchExactly(
+          termIDs: termIDs, selected: plan.selected,
+          nameLengths: nameLengths.lengths(of: partition.type), tagKey: nameLengths.tagKey)
+      {
+        // No card can come from this type and its hits are not shown: count it only.
+        limit = 0
+      }
       let factors =
         ranking.usesStaticSignals && partition.documentCount > 0 && limit > 0
         ? staticFactors.factors(snapshot: self, type: partition.type, options: ranking, now: now)

@@ -52,11 +52,25 @@ struct NameLengths: Sendable {
     }
     let asText = textLength()
     var lengths = Array(repeating: SIMD4<Int32>(repeating: -1), count: 4)
-    lengths[SearchResultType.video.index][0] = asText
-    lengths[SearchResultType.user.index][1] = asText
-    lengths[SearchResultType.sound.index][0] = asText
+    for type in SearchResultType.allCases {
+      if let slot = NameLengths.textNameSlot(of: type) { lengths[type.index][slot] = asText }
+    }
     self.lengths = lengths
     tagKey = NameLengths.tagKey(of: text)
+  }
+
+  /// The field slot of a type's text name: video and sound titles, display names.
+  static func textNameSlot(of type: SearchResultType) -> Int? {
+    switch type {
+    case .video, .sound: 0
+    case .user: 1
+    case .hashtag: nil
+    }
+  }
+
+  /// Whether a type's stored titles are tag names (usernames, hashtag names).
+  static func hasTagNames(_ type: SearchResultType) -> Bool {
+    type == .user || type == .hashtag
   }
 
   /// The expected lengths of a type's fields, by slot.

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import DiscoverSearch
+
+/// The Top tab counts a card type without ranking it when ``ExactNameFilter`` proves that no
+/// name of the type matches the query exactly. The proof must never be wrong: pages are the
+/// same with the shortcut on and off.
+@Suite struct ExactNameFilterTests {
+  static let names: DiscoverIndex = {
+    let documents: [Document] = [
+      .user(User(id: "u1", username: "tswift", displayName: "Taylor Swift")),
+      .user(User(id: "u2", username: "dance_queen", displayName: "Queen")),
+      .user(User(id: "u3", username: "nobody")),
+      .hashtag(Hashtag(id: "h1", name: "DanceChallenge")),
+      .sound(Sound(id: "s1", title: "Blinding Lights", artist: "The Weeknd")),
+      .video(Video(id: "v1", title: "Taylor Swift dance challenge", hashtags: ["DanceChallenge"])),
+      .video(Video(id: "v2", title: "Queen of blinding lights")),
+    ]
+    return try! DiscoverIndex.build(from: documents)
+  }()
+
+  /// What the filter of `type` says of `query`, analyzed as a search analyzes it.
+  static func mayMatchExactly(_ query: String, _ type: SearchResultType) -> Bool {
+    let snapshot = names.snapshot
+    let workspace = SearchWorkspace()
+    let sanitized = QuerySanitizer.sanitize(query)
+    let parsed = QueryParser.parse(sanitized, using: workspace)
+    let termIDs = QueryExpansion(parsed: parsed).termIDs(of: parsed, in: snapshot.terms)
+    let lengths = NameLengths(query: sanitized, workspace: workspace)
+    return snapshot.exactNames.filter(of: type, in: snapshot).mayMatchExactly(
+      termIDs: termIDs, selected: Array(parsed.terms.indices),
+      nameLengths: lengths.lengths(of: type), tagKey: lengths.tagKey)
+  }
+
+  @Test(arguments: [
+    // Display names: the whole name, in any order (as the exactness check takes it).
+    ("taylor swift", SearchResultType.user, true), ("Swift Taylor", .user, true),
+    ("queen", .user, true), ("taylor", .user, false), ("swift", .user, false),
+    ("taylor swift queen", .user, false),
+    // Usernames, reduced to letters and digits.
+    ("@tswift", .user, true), ("t swift", .user, true), ("dance queen", .user, true),
+    ("@nobody", .user, true), ("@somebody", .user, false),
+    // Hashtag names have no text name, only the tag.
+    ("#dancechallenge", .hashtag, true), ("dance challenge", .hashtag, true),
+    ("dance", .hashtag, false), ("challenge dance", .hashtag, false),
+    // Sound titles; the artist is not a name.
+    ("blinding lights", .sound, true), ("LIGHTS blinding", .sound, true),
+    ("lights", .sound, false), ("the weeknd", .sound, false),
+  ])
+  func theFilterRulesOutOnlyQueriesNoNameMatches(
+    query: String, type: SearchResultType, expected: Bool
+  ) {
+    #expect(Self.mayMatchExactly(query, type) == expected, "\(query) in \(type)")
+  }
+
+  @Test func aRuledOutTypeIsStillCountedAndAnExactNameStillLeads() throws {
+    let index = Self.names
+    let partial = try index.search("taylor", in: .top, ranking: .pinned)
+    #expect(partial.facets[.user] == 1)
+    #expect(partial.results.first?.type == .video, "no name is exactly \"taylor\"")
+    let exact = try index.search("taylor swift", in: .top, ranking: .pinned)
+    #expect(exact.results.first?.id == "u1")
+    let tag = try index.search("dance challenge", in: .top, ranking: .pinned)
+    #expect(tag.results.first?.id == "h1")
+    #expect(tag.facets[.user] == 0 && tag.facets[.hashtag] == 1)
+  }
+
+  /// Every Top tab page of many queries, with and without the shortcut: the synthetic
+  /// corpus's generated queries and, on the real corpus, the first words and full names of
+  /// its users and sounds (which do match exactly).
+  @Test func topPagesAreTheSameWithAndWithoutTheShortcut() throws {
+    let real = try RealCorpus.load()
+    var realQueries: [String] = []
+    for document in real.documents.prefix(400) {
+      switch document {
+      case .video(let video):
+        realQueries.append(video.title.split(separator: " ").prefix(2).joined(separator: " "))
+      case .user(let user): realQueries += [user.username, user.displayName ?? ""]
+      case .hashtag(let hashtag): realQueries.append(hashtag.name)
+      case .sound(let sound): realQueries.append(sound.title)
+      }
+    }
+    let synthetic = ThresholdSearchTests.fixture
+    var full = RankingOptions.pinned
+    full.skipsCardsWithoutExactNames = false
+    var ruledOut = 0
+    var cards = 0
+    for (index, queries) in [(real.index, realQueries), (synthetic.index, synthetic.queries)] {
+      for query in queries {
+        var fast = try index.search(query, in: .top, limit: 10, ranking: .pinned)
+        var slow = try index.search(query, in: .top, limit: 10, ranking: full)
+        if fast.results.first.map({ $0.type != .video }) == true { cards += 1 }
+        if fast.results.first?.type == .video { ruledOut += 1 }
+        for page in 0..<3 {
+          #expect(fast.facets == slow.facets, "\(query) page \(page)")
+          #expect(fast.results.map(\.id) == slow.results.map(\.id), "\(query) page \(page)")
+          #expect(fast.results.map(\.score) == slow.results.map(\.score), "\(query) page \(page)")
+          guard let cursor = fast.nextCursor else { break }
+          #expect(slow.nextCursor != nil)
+          fast = try index.search(query, in: .top, limit: 10, after: cursor, ranking: .pinned)
+          slow = try index.search(query, in: .top, limit: 10, after: cursor, ranking: full)
+        }
+      }
+    }
+    // Both outcomes occur: pages led by cards, and pages whose card types were only counted.
+    #expect(cards > 50 && ruledOut > 50, "cards \(cards), video-led \(ruledOut)")
+  }
+}
