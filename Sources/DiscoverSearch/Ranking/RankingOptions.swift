@@ -23,10 +23,11 @@ public struct RankingOptions: Sendable, Hashable {
   /// impact orders, ``LeadSortedSearch``, conjunctions walked over their bitmaps); tests
   /// turn it off to check that every path gives the same hits as the plain block-max scan.
   var usesImpactOrders = true
-  /// Whether the Top tab may count a card type without ranking it when its
-  /// ``ExactNameFilter`` proves that no name matches exactly; tests turn it off to check
-  /// that the pages are the same.
-  var skipsCardsWithoutExactNames = true
+  /// Whether searches may skip work that ``ExactNameFilter`` proves cannot change a page:
+  /// ranking a Top tab card type when no name of it matches exactly, and the re-ranking
+  /// window of a one-term query when none does (its match quality is then 1 everywhere);
+  /// tests turn it off to check that the pages are the same.
+  var usesExactNameFilters = true
   /// The popularity signal and its weight.
   public var popularity: PopularityOptions
   /// The recency signal and its weight.

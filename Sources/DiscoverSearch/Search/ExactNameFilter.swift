@@ -1,23 +1,38 @@
 import Synchronization
 
-/// Which exact name matches a type can have at all, so that the Top tab can skip ranking a
-/// card type when none can (its count is still needed for the facets, and counting alone is
-/// cheaper).
+/// Which exact name matches a type can have at all. When none can, the Top tab counts a
+/// card type without ranking it (its count is still needed for the facets), and a query of
+/// one term, whose match quality then is 1 for every document, skips the re-ranking window.
 ///
 /// A document matches exactly (``ScoreBlend/quality(of:hasExactTag:cursors:groupStarts:queryOrder:)``)
 /// when its tag name reduces to the query's tag key, or when a text name field has the length
 /// the query has there (``NameLengths``) and holds every query term. The filter keeps, per
-/// type, the hashes of its tag names' keys and every `(field slot, field length, term)` of
-/// its text names. A term group none of whose alternatives appears in a name of the query's
-/// length rules out every text match, whatever the other terms do; a tag key not among the
-/// hashes rules out every tag match. The check is one-sided, like a Bloom filter (Bloom,
-/// "Space/time trade-offs in hash coding with allowable errors", CACM 1970): "no" is
-/// certain, "maybe" sends the search down the full path.
+/// type, the hashes of its tag names' keys, how many text names have each length, and every
+/// `(field slot, field length, term)` of its shorter text names. No name of the query's
+/// length, or a term group none of whose alternatives appears in a name of that length, rules
+/// out every text match, whatever the other terms do; a tag key not among the hashes rules out
+/// every tag match. The check is one-sided, like a Bloom filter (Bloom, "Space/time
+/// trade-offs in hash coding with allowable errors", CACM 1970): "no" is certain, "maybe"
+/// sends the search down the full path.
 struct ExactNameFilter: Sendable {
   /// ``ByteStringTable/hash(_:)`` of every tag name's ``NameLengths/tagKey(of:)``.
   private var tagKeys: Set<Int> = []
-  /// `slot << 40 | length << 32 | term` for every term of every text name, lengths 1...127.
+  /// The field slot of the type's text name, if it has one (``NameLengths/textNameSlot(of:)``).
+  private let textSlot: Int?
+  /// How many text names have each length, 0...127 (longer ones never match exactly: their
+  /// norms are not stored exactly).
+  private var lengthCounts = [Int32](repeating: 0, count: 128)
+  /// Names up to this length have their terms in ``nameTerms``; longer ones only count.
+  private var indexedLength = 0
+  /// `slot << 40 | length << 32 | term` for every term of every text name of length
+  /// 1...``indexedLength``.
   private var nameTerms: Set<UInt64> = []
+
+  /// At most this many text names are analyzed for ``nameTerms`` once a type has more than
+  /// ``analyzesEveryNameUpTo`` documents: the shortest ones, which a query of a word or two
+  /// can match exactly (about 2% of a million synthetic video titles have one or two words).
+  static let analyzedNameBudget = 1 << 17
+  static let analyzesEveryNameUpTo = 1 << 18
 
   /// Reads the type's names from the snapshot and analyzes them as the writer did.
   init(snapshot: IndexSnapshot, type: SearchResultType) {
@@ -28,22 +43,51 @@ struct ExactNameFilter: Sendable {
         tagKeys.insert(key.withUnsafeBytes { ByteStringTable.hash($0) })
       }
     }
-    guard let slot = NameLengths.textNameSlot(of: type) else { return }
+    textSlot = NameLengths.textNameSlot(of: type)
+    guard let slot = textSlot, slot < partition.fieldCount else { return }
     let names = type == .user ? snapshot.users.displayNames : partition.titles
+    let documentCount = min(partition.documentCount, names.count)
+    let fieldCount = partition.fieldCount
+    guard partition.norms.count >= documentCount * fieldCount else { return }
+    let norms = partition.norms.buffer
+    for document in 0..<documentCount {
+      let code = Int(norms[document * fieldCount + slot])
+      if code < 128 { lengthCounts[code] += 1 }
+    }
+    indexedLength = Self.indexedLength(lengthCounts: lengthCounts, documentCount: documentCount)
+    guard indexedLength > 0 else { return }
     var tokenizer = Tokenizer(mode: .document)
     let stream = TokenStream()
-    for document in 0..<min(partition.documentCount, names.count) {
+    for document in 0..<documentCount {
+      let code = Int(norms[document * fieldCount + slot])
+      guard code > 0 && code <= indexedLength else { continue }
       stream.removeAll()
-      let length = tokenizer.tokenize(names.string(at: document), into: stream)
-      // Longer fields never match exactly: their norms are not stored exactly.
-      guard length > 0 && length < 128 else { continue }
+      let length = Int(tokenizer.tokenize(names.string(at: document), into: stream))
+      guard length > 0 && length <= indexedLength else { continue }
       for token in stream.tokens {
         guard
           let term = snapshot.terms.find(UnsafeRawBufferPointer(stream.bytes(of: token)))
         else { continue }
-        nameTerms.insert(Self.nameKey(slot: slot, length: Int(length), term: term))
+        nameTerms.insert(Self.nameKey(slot: slot, length: length, term: term))
       }
     }
+  }
+
+  /// The longest names analyzed: every one in a type of at most ``analyzesEveryNameUpTo``
+  /// documents, otherwise the shortest, up to a sixteenth of the documents and at most
+  /// ``analyzedNameBudget``, whole lengths at a time.
+  static func indexedLength(lengthCounts: [Int32], documentCount: Int) -> Int {
+    let budget =
+      documentCount <= analyzesEveryNameUpTo
+      ? documentCount : min(documentCount / 16, analyzedNameBudget)
+    var analyzed = 0
+    var indexed = 0
+    for length in 1..<min(lengthCounts.count, 128) {
+      analyzed += Int(lengthCounts[length])
+      if analyzed > budget { break }
+      indexed = length
+    }
+    return indexed
   }
 
   @inline(__always)
@@ -51,31 +95,43 @@ struct ExactNameFilter: Sendable {
     UInt64(slot) << 40 | UInt64(length) << 32 | UInt64(term)
   }
 
-  /// Whether some document may match the query exactly. `termIDs` holds every query term's
-  /// alternatives (`nil` where the dictionary lacks one); `selected` the terms the search
-  /// requires; `nameLengths` and `tagKey` are the query's (``NameLengths``).
+  /// Whether some document may match the query exactly. `groups` are the query terms the
+  /// type's search requires, each with its alternatives found in the type (as
+  /// ``IndexSnapshot/termPlans(in:termIDs:weights:selected:)`` makes them), and `termIDs`
+  /// every query term's alternatives; `nameLengths` and `tagKey` are the query's
+  /// (``NameLengths``).
+  ///
+  /// Like the search, it ignores terms without an alternative in the type: when it has to
+  /// match any term, the exactness check only asks for the others.
   func mayMatchExactly(
-    termIDs: [[TermID?]], selected: [Int], nameLengths: SIMD4<Int32>, tagKey: [UInt8]
+    groups: [TermPlan], termIDs: [[TermID?]], nameLengths: SIMD4<Int32>, tagKey: [UInt8]
   ) -> Bool {
+    let present = groups.filter { !$0.alternatives.isEmpty }
+    // Without terms a search has no hits, and the exactness check needs one.
+    guard !present.isEmpty else { return false }
     if !tagKey.isEmpty && tagKeys.contains(tagKey.withUnsafeBytes { ByteStringTable.hash($0) }) {
       return true
     }
     for slot in 0..<4 {
       let length = Int(nameLengths[slot])
       guard length > 0 && length < 128 else { continue }
-      let everyGroupFits = selected.allSatisfy { term in
-        termIDs[term].contains { id in
-          id.map { nameTerms.contains(Self.nameKey(slot: slot, length: length, term: $0.rawValue)) }
-            ?? false
+      // A slot the filter knows nothing of may match.
+      guard slot == textSlot else { return true }
+      guard lengthCounts[length] > 0 else { continue }
+      guard length <= indexedLength else { return true }
+      let everyGroupFits = present.allSatisfy { group in
+        group.alternatives.contains { alternative in
+          guard let id = termIDs[group.queryTerm][alternative.alternative] else { return true }
+          return nameTerms.contains(Self.nameKey(slot: slot, length: length, term: id.rawValue))
         }
       }
-      if everyGroupFits && !selected.isEmpty { return true }
+      if everyGroupFits { return true }
     }
     return false
   }
 
-  /// The bytes the two sets hold (8 per slot, at their capacity).
-  var byteCount: Int { (tagKeys.capacity + nameTerms.capacity) * 8 }
+  /// The bytes the two sets hold (8 per slot, at their capacity) and the length counts.
+  var byteCount: Int { (tagKeys.capacity + nameTerms.capacity) * 8 + lengthCounts.count * 4 }
 }
 
 /// The exact name filters of a snapshot, built per type on first use.

@@ -360,14 +360,19 @@ extension IndexSnapshot {
       let plans = termPlans(
         in: partition, termIDs: termIDs, weights: weights, selected: plan.selected)
       var limit = page.limits[partition.type.index]
-      if limit > 0 && page.showsOnlyCards(of: partition.type, fillsRest: outcome.fillsRest)
-        && ranking.skipsCardsWithoutExactNames
-        && !exactNames.filter(of: partition.type, in: self).mayMatchExactly(
-          termIDs: termIDs, selected: plan.selected,
-          nameLengths: nameLengths.lengths(of: partition.type), tagKey: nameLengths.tagKey)
+      let showsOnlyCards = page.showsOnlyCards(of: partition.type, fillsRest: outcome.fillsRest)
+      var mayMatchExactly = true
+      // The filter serves the Top tab's card types, and page one of one-term queries (the
+      // only ones whose match quality can be 1 everywhere).
+      if limit > 0 && ranking.usesExactNameFilters
+        && (showsOnlyCards
+          || (plan.selected.count == 1 && page.afters[partition.type.index] == nil))
       {
+        mayMatchExactly = exactNames.filter(of: partition.type, in: self).mayMatchExactly(
+          groups: plans, termIDs: termIDs, nameLengths: nameLengths.lengths(of: partition.type),
+          tagKey: nameLengths.tagKey)
         // No card can come from this type and its hits are not shown: count it only.
-        limit = 0
+        if !mayMatchExactly && showsOnlyCards { limit = 0 }
       }
       let factors =
         ranking.usesStaticSignals && partition.documentCount > 0 && limit > 0
@@ -382,7 +387,8 @@ extension IndexSnapshot {
         terms: plans, phrases: plan.phrases, matching: plan.matching, limit: limit,
         after: page.afters[partition.type.index],
         rerankWindow: page.usesCardWindow(partition.type)
-          ? min(ranking.rerankWindow, PageRequest.cardWindow) : ranking.rerankWindow)
+          ? min(ranking.rerankWindow, PageRequest.cardWindow) : ranking.rerankWindow,
+        mayMatchExactly: mayMatchExactly)
       outcome.hits[partition.type.index] = result.hits
       outcome.facets[partition.type] = result.count
       outcome.totalCount += result.count

@@ -85,11 +85,13 @@ struct TypeSearcher {
   ///   - phrases: Quoted phrases, by query term index and offset.
   ///   - limit: How many hits to return; 0 counts only.
   ///   - after: Only hits ranking after this key are returned (the next page).
+  ///   - rerankWindow: How many of the best first-phase hits match quality re-ranks.
+  ///   - mayMatchExactly: `false` when no document can match exactly (``ExactNameFilter``).
   /// - Complexity: O(Σ postings of the terms) for the count in the worst case, far less
   ///   when bitmaps or document frequencies give it.
   func search(
     terms: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, limit: Int,
-    after: RankKey?, rerankWindow: Int = 0
+    after: RankKey?, rerankWindow: Int = 0, mayMatchExactly: Bool = true
   ) -> TypeHits {
     var groups = terms.filter { !$0.alternatives.isEmpty }
     switch matching {
@@ -109,6 +111,15 @@ struct TypeSearcher {
       return firstPhase(
         groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
         after: after)
+    }
+    if !mayMatchExactly && blend.proximity == 0 && after == nil {
+      // Every match quality is 1: re-ranking the window would keep its scores and order, so
+      // page one is the first phase's best hits, marked as the window would mark them.
+      var first = firstPhase(
+        groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
+        after: nil)
+      for index in first.hits.indices.prefix(window) { first.hits[index].isReranked = true }
+      return first
     }
     func run(limit: Int, after: RankKey?) -> TypeHits {
       firstPhase(
