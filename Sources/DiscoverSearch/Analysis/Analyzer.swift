@@ -50,7 +50,7 @@ public enum Analyzer {
   /// opened, so no search pays for it.
   static func prepare() {
     _ = CharacterTable.shared
-    _ = EmojiNames.words(of: 0x1F525)
+    _ = EmojiNames.wordCount(of: 0x1F525)
   }
 
   /// The folded form of text, the way terms are compared: `Café` and `CAFE` give `cafe`.

@@ -201,18 +201,17 @@ extension Tokenizer {
         let component = components[slot]
         // A pictograph that repeats in the sequence gives its names once.
         if (0..<slot).contains(where: { components[$0] == component }) { continue }
-        for word in EmojiNames.words(of: component) {
+        EmojiNames.forEachWord(of: component) { word in
           let wordStart = stream.bytes.count
-          word.withUnsafeBufferPointer { stream.bytes.append(contentsOf: $0) }
+          stream.bytes.append(contentsOf: word)
           emit(.emojiName, from: wordStart, source: source, position: position, into: stream)
         }
       }
     case .query:
-      if componentCount == 1 {
-        let words = EmojiNames.words(of: first)
-        if words.count == 1 {
+      if componentCount == 1 && EmojiNames.wordCount(of: first) == 1 {
+        EmojiNames.forEachWord(of: first) { word in
           let wordStart = stream.bytes.count
-          words[0].withUnsafeBufferPointer { stream.bytes.append(contentsOf: $0) }
+          stream.bytes.append(contentsOf: word)
           emit(.emojiName, from: wordStart, source: source, position: position, into: stream)
         }
       }

@@ -14,6 +14,7 @@ extension IndexSnapshot {
       ("user columns", users.byteCount),
       ("hashtag and sound columns", hashtags.byteCount + sounds.byteCount),
       ("suggestion dictionaries", suggestionCache.byteCount),
+      ("exact name filters", exactNames.byteCount),
     ]
     for partition in partitions {
       let name = partition.type.rawValue

@@ -182,22 +182,43 @@ enum DictionaryWordBreaker {
 }
 
 /// Unicode names of emoji, so that "fire" finds 🔥 and 🔥 finds "fire".
+///
+/// The words sit in flat memory, indexed by code point: the tokenizer looks them up for every
+/// emoji it meets, in documents and in highlighted titles, and a dictionary of arrays cost a
+/// hash and a retain per word there.
 enum EmojiNames {
   /// Words too common in emoji names to help a search ("face with tears of joy").
   private static let skippedWords: Set<String> = [
     "with", "of", "and", "the", "a", "an", "in", "on", "for", "sign", "symbol",
   ]
 
+  /// Extended_Pictographic lives in these ranges (Unicode 15 emoji data).
+  private static let ranges: [ClosedRange<UInt32>] = [
+    0x00A9...0x00AE, 0x203C...0x3299, 0x1F000...0x1FAFF,
+  ]
+
+  /// The table, allocated once and never freed: pointers copy without reference counting.
+  private struct Storage: @unchecked Sendable {
+    // Invariant that makes this Sendable: written once, while the static initializer runs,
+    // and only read afterwards.
+    /// Per slot (a code point of ``ranges``, in order), the index of its first word; one more
+    /// entry ends the last slot.
+    let firstWords: UnsafeMutablePointer<UInt32>
+    /// Per word, where its bytes end in `bytes`; entry 0 is 0.
+    let wordEnds: UnsafeMutablePointer<UInt32>
+    let bytes: UnsafeMutablePointer<UInt8>
+  }
+
   /// Name words (lowercased) of every pictographic code point, read from ICU once.
-  private static let table: [UInt32: [[UInt8]]] = {
-    var table: [UInt32: [[UInt8]]] = [:]
+  private static let storage: Storage = {
+    var firstWords: [UInt32] = []
+    var wordEnds: [UInt32] = [0]
+    var bytes: [UInt8] = []
     var buffer = [CChar](repeating: 0, count: 128)
-    // Extended_Pictographic lives in these ranges (Unicode 15 emoji data).
-    let ranges: [ClosedRange<UInt32>] = [
-      0x00A9...0x00AE, 0x203C...0x3299, 0x1F000...0x1FAFF,
-    ]
     for range in ranges {
-      for codePoint in range where cicu_classify(codePoint) & CICU_PICTOGRAPHIC != 0 {
+      for codePoint in range {
+        firstWords.append(UInt32(wordEnds.count - 1))
+        guard cicu_classify(codePoint) & CICU_PICTOGRAPHIC != 0 else { continue }
         let length = buffer.withUnsafeMutableBufferPointer {
           cicu_char_name(codePoint, $0.baseAddress, Int32($0.count))
         }
@@ -206,16 +227,49 @@ enum EmojiNames {
           decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let words = name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
           .map(String.init).filter { !skippedWords.contains($0) }
-        if !words.isEmpty {
-          table[codePoint] = words.map { Array($0.utf8) }
+        for word in words {
+          bytes += word.utf8
+          wordEnds.append(UInt32(bytes.count))
         }
       }
     }
-    return table
+    firstWords.append(UInt32(wordEnds.count - 1))
+    func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+      let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
+      pointer.initialize(from: array, count: array.count)
+      return pointer
+    }
+    return Storage(firstWords: copy(firstWords), wordEnds: copy(wordEnds), bytes: copy(bytes))
   }()
 
-  /// The name words of a pictographic code point (empty when it has none).
-  static func words(of codePoint: UInt32) -> [[UInt8]] {
-    table[codePoint] ?? []
+  /// The slot of a code point in the table, if it lies in ``ranges``.
+  @inline(__always)
+  private static func slot(of codePoint: UInt32) -> Int? {
+    var base = 0
+    for range in ranges {
+      if range.contains(codePoint) { return base + Int(codePoint - range.lowerBound) }
+      base += range.count
+    }
+    return nil
+  }
+
+  /// Calls `body` with each name word of a pictographic code point (none when it has none),
+  /// in order.
+  @inline(__always)
+  static func forEachWord(of codePoint: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    guard let slot = slot(of: codePoint) else { return }
+    let storage = self.storage
+    for word in Int(storage.firstWords[slot])..<Int(storage.firstWords[slot + 1]) {
+      let start = Int(storage.wordEnds[word])
+      body(
+        UnsafeBufferPointer(
+          start: storage.bytes + start, count: Int(storage.wordEnds[word + 1]) - start))
+    }
+  }
+
+  /// How many name words a code point has.
+  static func wordCount(of codePoint: UInt32) -> Int {
+    guard let slot = slot(of: codePoint) else { return 0 }
+    return Int(storage.firstWords[slot + 1] - storage.firstWords[slot])
   }
 }
