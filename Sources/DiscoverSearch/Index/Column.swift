@@ -224,8 +224,18 @@ struct URLColumn: Sendable {
       return low < literalDocuments.count && Int(literalDocuments[low]) == index
         ? literals.string(at: low) : nil
     default:
-      return templates.string(at: Int(template) * 2) + id
-        + templates.string(at: Int(template) * 2 + 1)
+      // One allocation and one validation for the three parts, not one per part and per
+      // concatenation.
+      let prefix = templates.utf8(at: Int(template) * 2)
+      let suffix = templates.utf8(at: Int(template) * 2 + 1)
+      var id = id
+      return id.withUTF8 { id in
+        String(unsafeUninitializedCapacity: prefix.count + id.count + suffix.count) { buffer in
+          var end = buffer.initialize(fromContentsOf: prefix)
+          end = buffer[end...].initialize(fromContentsOf: id)
+          return buffer[end...].initialize(fromContentsOf: suffix)
+        }
+      }
     }
   }
 

@@ -49,3 +49,31 @@ import Testing
     #expect(writer.documentCount == 0)
   }
 }
+
+@Suite struct URLColumnTests {
+  /// Templated, literal and missing URLs come back as given, with ids of every length and
+  /// outside ASCII.
+  @Test func everyURLComesBackAsGiven() {
+    var builder = URLColumnBuilder()
+    var expected: [(url: String?, id: String)] = []
+    for number in 0..<500 {
+      let id =
+        number % 7 == 0
+        ? "vidéo-\(number)-✓" : "v\(String(repeating: "x", count: number % 40))\(number)"
+      let url: String? =
+        switch number % 5 {
+        case 0: nil
+        case 1: "https://img.example.com/\(id)/hq.jpg"
+        case 2: "https://cdn.example.org/t/\(id)"
+        case 3: "\(id).png"
+        default: "https://other.example.net/static/\(number * 31).jpg"
+        }
+      builder.append(url, id: id)
+      expected.append((url, id))
+    }
+    let column = builder.build()
+    for (index, entry) in expected.enumerated() {
+      #expect(column.url(at: index, id: entry.id) == entry.url, "\(index)")
+    }
+  }
+}
