@@ -100,8 +100,13 @@ struct TypeSearcher {
     case .any:
       guard !groups.isEmpty else { return .empty }
     }
-    // The rarest term leads the intersection.
     let postings = partition.postings
+    if limit == 0 && phrases.isEmpty && groups.count == 1 && groups[0].alternatives.count == 1 {
+      // Counting one list: its document frequency (a facet of a type the tab does not show).
+      let list = postings.lists[groups[0].alternatives[0].listIndex]
+      return TypeHits(hits: [], count: Int(list.documentFrequency))
+    }
+    // The rarest term leads the intersection.
     groups.sort { $0.cost(in: postings) < $1.cost(in: postings) }
     let blend = ScoreBlend(
       partition: partition, factors: factors, options: matchQuality, termCount: groups.count,

@@ -1,7 +1,7 @@
 import SyntheticCorpus
 import Testing
 
-@testable import DiscoverSearch
+@_spi(Benchmarking) @testable import DiscoverSearch
 
 /// The threshold algorithm over impact orders must return exactly what the block-max scan
 /// returns: same hits, same scores, same order, same counts, on every page.
@@ -62,6 +62,18 @@ import Testing
       #expect(fast.results.map(\.score) == slow.results.map(\.score), "\(query) page \(page)")
       #expect(fast.results.map(\.id) == (page * 10..<page * 10 + 10).map { "v\($0)" })
       cursor = fast.nextCursor
+    }
+  }
+
+  /// Every tab counts the types it does not show without ranking them (one term: its
+  /// document frequency): the facets must equal the slow reference's, whatever the tab.
+  @Test(arguments: [SearchTab.top, .videos, .users, .hashtags, .sounds])
+  func countedTypesMatchTheReference(tab: SearchTab) throws {
+    let index = Self.fixture.index
+    for query in Self.fixture.queries.prefix(150) {
+      let response = try index.search(query, in: tab, limit: 10, ranking: .pinned)
+      let reference = try #require(index.referenceCounts(for: query))
+      #expect(response.facets == reference.facets, "\(query)")
     }
   }
 
