@@ -53,30 +53,44 @@ struct LeadSortedSearch {
     guard limit > 0 else {
       return TypeHits(hits: [], count: Self.count(lead.listIndex, in: postings, and: words))
     }
-    // Pass 1: count, and keep the matches with their frequencies of the rarest term.
-    var documents: [UInt32] = []
-    var frequencies: [SIMD4<UInt32>] = []
+    // Pass 1: count, and keep the matches with their frequencies of the rarest term. The
+    // matches are at most the lead's postings, so both arrays are written in place, without
+    // an append's capacity and uniqueness checks per match.
     let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
     defer { scratch.deallocate() }
-    var cursor = PostingCursor(postings: postings, listIndex: lead.listIndex, scratch: scratch)
-    while cursor.document != PostingCursor.end {
-      let document = cursor.document
-      var isMatch = true
-      for bitmap in words where bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) == 0 {
-        isMatch = false
-        break
+    let capacity = Int(postings.lists[lead.listIndex].documentFrequency)
+    let fieldCount = partition.fieldCount
+    var frequencies: [SIMD4<UInt32>] = []
+    let documents = [UInt32](unsafeUninitializedCapacity: capacity) { documents, documentCount in
+      frequencies = [SIMD4<UInt32>](unsafeUninitializedCapacity: capacity) {
+        frequencies, frequencyCount in
+        var cursor = PostingCursor(
+          postings: postings, listIndex: lead.listIndex, scratch: scratch)
+        var count = 0
+        while cursor.document != PostingCursor.end && count < capacity {
+          let document = cursor.document
+          var isMatch = true
+          for bitmap in words
+          where bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) == 0 {
+            isMatch = false
+            break
+          }
+          if isMatch {
+            documents.initializeElement(at: count, to: document)
+            // Lanes built whole, not set one by one (see BM25F.fieldPart).
+            frequencies.initializeElement(
+              at: count,
+              to: SIMD4(
+                cursor.frequency(inField: 0), fieldCount > 1 ? cursor.frequency(inField: 1) : 0,
+                fieldCount > 2 ? cursor.frequency(inField: 2) : 0,
+                fieldCount > 3 ? cursor.frequency(inField: 3) : 0))
+            count += 1
+          }
+          cursor.next()
+        }
+        frequencyCount = count
       }
-      if isMatch {
-        documents.append(document)
-        // Lanes built whole, not set one by one (see BM25F.fieldPart).
-        let fieldCount = partition.fieldCount
-        frequencies.append(
-          SIMD4(
-            cursor.frequency(inField: 0), fieldCount > 1 ? cursor.frequency(inField: 1) : 0,
-            fieldCount > 2 ? cursor.frequency(inField: 2) : 0,
-            fieldCount > 3 ? cursor.frequency(inField: 3) : 0))
-      }
-      cursor.next()
+      documentCount = frequencies.count
     }
     let count = documents.count
     guard limit > 0, count > 0 else { return TypeHits(hits: [], count: count) }
