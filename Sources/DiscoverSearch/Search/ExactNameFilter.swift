@@ -17,8 +17,9 @@ import Synchronization
 struct ExactNameFilter: Sendable {
   /// ``ByteStringTable/hash(_:)`` of every tag name's ``NameLengths/tagKey(of:)``.
   private var tagKeys: Set<Int> = []
-  /// The field slot of the type's text name, if it has one (``NameLengths/textNameSlot(of:)``).
-  private let textSlot: Int?
+  /// The field slot of the type's text name (``NameLengths/textNameSlot(of:)``), when it has
+  /// one and its lengths could be read.
+  private var textSlot: Int?
   /// How many text names have each length, 0...127 (longer ones never match exactly: their
   /// norms are not stored exactly).
   private var lengthCounts = [Int32](repeating: 0, count: 128)
@@ -43,12 +44,16 @@ struct ExactNameFilter: Sendable {
         tagKeys.insert(key.withUnsafeBytes { ByteStringTable.hash($0) })
       }
     }
-    textSlot = NameLengths.textNameSlot(of: type)
-    guard let slot = textSlot, slot < partition.fieldCount else { return }
+    // Without a slot whose lengths it read, the filter answers "maybe" for text names.
+    guard let slot = NameLengths.textNameSlot(of: type), slot < partition.fieldCount else {
+      return
+    }
     let names = type == .user ? snapshot.users.displayNames : partition.titles
-    let documentCount = min(partition.documentCount, names.count)
+    let documentCount = partition.documentCount
     let fieldCount = partition.fieldCount
-    guard partition.norms.count >= documentCount * fieldCount else { return }
+    guard names.count >= documentCount, partition.norms.count >= documentCount * fieldCount
+    else { return }
+    textSlot = slot
     let norms = partition.norms.buffer
     for document in 0..<documentCount {
       let code = Int(norms[document * fieldCount + slot])
