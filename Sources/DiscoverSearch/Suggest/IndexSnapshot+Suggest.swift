@@ -37,13 +37,18 @@ extension DiscoverIndex {
     }
   }
 
-  /// Builds the sorted term dictionary and phrase dictionary that suggestions, prefix
-  /// search and typo correction use, if the current snapshot does not have them yet.
+  /// Builds what suggestions and searches otherwise build on the first call that needs them,
+  /// if the current snapshot does not have it yet: the sorted term dictionary and phrase
+  /// dictionary (suggestions, prefix search, typo correction) and the exact name filters
+  /// (the Top tab's cards and one-term queries).
   ///
-  /// They are otherwise built by the first call that needs them. Call this after a commit
-  /// to keep that cost out of a user's request.
+  /// Call this after a commit to keep that cost out of a user's request: at 1,000,000
+  /// synthetic documents, about 2 seconds for the dictionaries and 0.1 for the filters.
   public func prepareSuggestions() {
     _ = snapshot.suggestionCache.structures(of: snapshot)
+    for type in SearchResultType.allCases {
+      _ = snapshot.exactNames.filter(of: type, in: snapshot)
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import DiscoverSearch
+@_spi(Benchmarking) @testable import DiscoverSearch
 
 /// The Top tab counts a card type without ranking it when ``ExactNameFilter`` proves that no
 /// name of the type matches the query exactly. The proof must never be wrong: pages are the
@@ -79,6 +79,21 @@ import Testing
     small[2] = 50_000
     small[127] = 1
     #expect(ExactNameFilter.indexedLength(lengthCounts: small, documentCount: 50_001) == 127)
+  }
+
+  /// The filters are built on first use, or ahead of it by `prepareSuggestions()`, and
+  /// counted in the index's memory.
+  @Test func prepareBuildsTheFiltersAndMemoryCountsThem() throws {
+    let index = try DiscoverIndex.build(from: [
+      .user(User(id: "u1", username: "tswift", displayName: "Taylor Swift")),
+      .video(Video(id: "v1", title: "Dance")),
+    ])
+    func filterBytes() -> Int {
+      index.memoryBreakdown.first { $0.part == "exact name filters" }?.bytes ?? -1
+    }
+    #expect(filterBytes() == 0)
+    index.prepareSuggestions()
+    #expect(filterBytes() > 0)
   }
 
   @Test func aRuledOutTypeIsStillCountedAndAnExactNameStillLeads() throws {
