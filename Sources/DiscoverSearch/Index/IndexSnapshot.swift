@@ -137,7 +137,8 @@ final class IndexSnapshot: Sendable {
   let staticFactors = StaticFactorCache()
   /// The sorted term dictionary and phrase dictionary of suggestions, built on first use.
   let suggestionCache = SuggestionCache()
-  /// Which exact name matches each type can have, built on first use by the Top tab.
+  /// Which exact name matches each type can have, built on first use by a Top tab or one-term
+  /// search (or by `prepareSuggestions()`).
   let exactNames = ExactNameFilterCache()
 
   init(

@@ -143,14 +143,32 @@ struct ExactNameFilter: Sendable {
 final class ExactNameFilterCache: Sendable {
   private let filters = Mutex<[ExactNameFilter?]>([nil, nil, nil, nil])
 
-  /// The filter of `type`, built now if it is not yet (concurrent first callers wait for
-  /// one build).
-  func filter(of type: SearchResultType, in snapshot: IndexSnapshot) -> ExactNameFilter {
+  /// ``ExactNameFilter/mayMatchExactly(groups:termIDs:nameLengths:tagKey:)`` of the filter of
+  /// `type`, asked where it is kept (a search copies no sets), built first if it is not yet
+  /// (concurrent first callers wait for one build).
+  func mayMatchExactly(
+    _ type: SearchResultType, in snapshot: IndexSnapshot, groups: [TermPlan],
+    termIDs: [[TermID?]], nameLengths: SIMD4<Int32>, tagKey: [UInt8]
+  ) -> Bool {
     filters.withLock { filters in
-      if let filter = filters[type.index] { return filter }
-      let made = ExactNameFilter(snapshot: snapshot, type: type)
-      filters[type.index] = made
-      return made
+      Self.build(type, in: snapshot, into: &filters)
+      return filters[type.index]?.mayMatchExactly(
+        groups: groups, termIDs: termIDs, nameLengths: nameLengths, tagKey: tagKey) ?? true
+    }
+  }
+
+  /// Builds every type's filter that is not built yet.
+  func prepare(_ snapshot: IndexSnapshot) {
+    filters.withLock { filters in
+      for type in SearchResultType.allCases { Self.build(type, in: snapshot, into: &filters) }
+    }
+  }
+
+  private static func build(
+    _ type: SearchResultType, in snapshot: IndexSnapshot, into filters: inout [ExactNameFilter?]
+  ) {
+    if filters[type.index] == nil {
+      filters[type.index] = ExactNameFilter(snapshot: snapshot, type: type)
     }
   }
 

@@ -257,7 +257,7 @@ extension IndexSnapshot {
     /// a Top tab page before the last section whose videos have not run out (`fillsRest`),
     /// under a policy that requires exact matches.
     func showsOnlyCards(of type: SearchResultType, fillsRest: Bool) -> Bool {
-      isTop && type != .video && (position?.section ?? 0) < 2 && !fillsRest
+      usesCardWindow(type) && (position?.section ?? 0) < 2 && !fillsRest
         && policy.requiresExactMatch
     }
 
@@ -368,9 +368,9 @@ extension IndexSnapshot {
         && (showsOnlyCards
           || (plan.selected.count == 1 && page.afters[partition.type.index] == nil))
       {
-        mayMatchExactly = exactNames.filter(of: partition.type, in: self).mayMatchExactly(
-          groups: plans, termIDs: termIDs, nameLengths: nameLengths.lengths(of: partition.type),
-          tagKey: nameLengths.tagKey)
+        mayMatchExactly = exactNames.mayMatchExactly(
+          partition.type, in: self, groups: plans, termIDs: termIDs,
+          nameLengths: nameLengths.lengths(of: partition.type), tagKey: nameLengths.tagKey)
         // No card can come from this type and its hits are not shown: count it only.
         if !mayMatchExactly && showsOnlyCards { limit = 0 }
       }

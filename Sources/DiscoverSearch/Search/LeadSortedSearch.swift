@@ -93,7 +93,7 @@ struct LeadSortedSearch {
       documentCount = frequencies.count
     }
     let count = documents.count
-    guard limit > 0, count > 0 else { return TypeHits(hits: [], count: count) }
+    guard count > 0 else { return TypeHits(hits: [], count: count) }
 
     // Pass 2: the rarest term's score of every match, as the scan computes it.
     var leadScores = [Float](repeating: 0, count: count)

@@ -46,9 +46,7 @@ extension DiscoverIndex {
   /// synthetic documents, about 2 seconds for the dictionaries and 0.1 for the filters.
   public func prepareSuggestions() {
     _ = snapshot.suggestionCache.structures(of: snapshot)
-    for type in SearchResultType.allCases {
-      _ = snapshot.exactNames.filter(of: type, in: snapshot)
-    }
+    snapshot.exactNames.prepare(snapshot)
   }
 }
 

@@ -33,8 +33,8 @@ import Testing
     let lengths = NameLengths(query: sanitized, workspace: workspace)
     let groups = snapshot.termPlans(
       in: snapshot.partition(type), termIDs: termIDs, selected: Array(parsed.terms.indices))
-    return snapshot.exactNames.filter(of: type, in: snapshot).mayMatchExactly(
-      groups: groups, termIDs: termIDs, nameLengths: lengths.lengths(of: type),
+    return snapshot.exactNames.mayMatchExactly(
+      type, in: snapshot, groups: groups, termIDs: termIDs, nameLengths: lengths.lengths(of: type),
       tagKey: lengths.tagKey)
   }
 
