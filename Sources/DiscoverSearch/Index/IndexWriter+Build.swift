@@ -244,13 +244,14 @@ extension IndexWriter {
     norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
   ) throws -> TypePostings {
     // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
-    let starts = UnsafeMutablePointer<Int>.allocate(capacity: termCount + 1)
-    let mainEnds = UnsafeMutablePointer<Int>.allocate(capacity: termCount)
-    let cursors = UnsafeMutablePointer<Int>.allocate(capacity: termCount)
+    // Read and written at random, one term per entry: huge pages keep them in the TLB.
+    let starts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
+    let mainEnds = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    let cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
     defer {
-      starts.deallocate()
-      mainEnds.deallocate()
-      cursors.deallocate()
+      LargeMemory.deallocate(starts)
+      LargeMemory.deallocate(mainEnds)
+      LargeMemory.deallocate(cursors)
     }
     starts.update(repeating: 0, count: termCount + 1)
     mainEnds.update(repeating: 0, count: termCount)

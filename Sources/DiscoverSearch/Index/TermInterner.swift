@@ -38,8 +38,20 @@ struct TermInterner {
   var count: Int { starts.count - 1 }
 
   init() {
-    slots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: .zero), count: 1 << 12)
+    slots = Self.emptySlots(count: 1 << 12)
     mask = slots.count - 1
+  }
+
+  /// `count` free slots. A table of millions of terms is read at random, one slot per token:
+  /// on 4 KB pages nearly every read also misses the TLB, so large tables are offered for
+  /// huge pages before their first write (``LargeMemory/adviseHugePages(_:byteCount:)``).
+  private static func emptySlots(count: Int) -> [Slot] {
+    [Slot](unsafeUninitializedCapacity: count) { buffer, initialized in
+      LargeMemory.adviseHugePages(
+        UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: count * MemoryLayout<Slot>.stride)
+      buffer.initialize(repeating: Slot(tag: 0, id: 0, prefix: .zero))
+      initialized = count
+    }
   }
 
   @inline(__always)
@@ -157,7 +169,7 @@ struct TermInterner {
 
   private mutating func grow() {
     let size = slots.count * 2
-    var newSlots = [Slot](repeating: Slot(tag: 0, id: 0, prefix: .zero), count: size)
+    var newSlots = Self.emptySlots(count: size)
     let newMask = size - 1
     for slot in slots where slot.tag != 0 {
       let hash =
