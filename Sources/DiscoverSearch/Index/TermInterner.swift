@@ -1,13 +1,14 @@
 /// The writer's term dictionary, tuned for interning one token after another.
 ///
 /// Like ``ByteStringTable`` it gives each distinct term a dense id and keeps the bytes in one
-/// arena, but each 32-byte slot (half a cache line, never split across two) also holds a
+/// arena, but each 32-byte slot (half a cache line, never split across two: the slots are
+/// 64-byte aligned, which a Swift array's elements are not) also holds a
 /// hash tag with the term's length and its first sixteen bytes. Nearly all terms are at
 /// most sixteen bytes, so a lookup usually reads one slot and nothing else: for a term
 /// seen rarely, that is one cache miss instead of three (slot, offsets, arena). A commit
 /// turns it into a compact ``ByteStringTable`` for the snapshot.
 struct TermInterner {
-  private struct Slot {
+  fileprivate struct Slot {
     /// The hash's high bits, bit 7 set, and the term's length (at most 127) in the low 7
     /// bits; 0 when the slot is free.
     var tag: UInt32
@@ -23,7 +24,7 @@ struct TermInterner {
   }
 
   /// The first sixteen bytes of a key.
-  private struct Prefix: Equatable {
+  fileprivate struct Prefix: Equatable {
     var low: UInt64
     var high: UInt64
     static let zero = Prefix(low: 0, high: 0)
@@ -31,27 +32,15 @@ struct TermInterner {
 
   private(set) var arena: [UInt8] = []
   private(set) var starts: [UInt32] = [0]
-  private var slots: [Slot]
+  private var table: SlotTable
   private var mask: Int
 
   /// The number of distinct terms.
   var count: Int { starts.count - 1 }
 
   init() {
-    slots = Self.emptySlots(count: 1 << 12)
-    mask = slots.count - 1
-  }
-
-  /// `count` free slots. A table of millions of terms is read at random, one slot per token:
-  /// on 4 KB pages nearly every read also misses the TLB, so large tables are offered for
-  /// huge pages before their first write (``LargeMemory/adviseHugePages(_:byteCount:)``).
-  private static func emptySlots(count: Int) -> [Slot] {
-    [Slot](unsafeUninitializedCapacity: count) { buffer, initialized in
-      LargeMemory.adviseHugePages(
-        UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: count * MemoryLayout<Slot>.stride)
-      buffer.initialize(repeating: Slot(tag: 0, id: 0, prefix: .zero))
-      initialized = count
-    }
+    table = SlotTable(count: 1 << 12)
+    mask = table.count - 1
   }
 
   @inline(__always)
@@ -93,17 +82,16 @@ struct TermInterner {
     -> (id: UInt32?, slot: Int)
   {
     var slot = hash & mask
-    return slots.withUnsafeBufferPointer { slots in
-      while true {
-        let candidate = slots[slot]
-        if candidate.tag == 0 { return (nil, slot) }
-        if candidate.tag == tag && candidate.prefix == prefix
-          && (key.count <= 16 || restMatches(candidate.id, key))
-        {
-          return (candidate.id, slot)
-        }
-        slot = (slot + 1) & mask
+    let slots = table.slots
+    while true {
+      let candidate = slots[slot]
+      if candidate.tag == 0 { return (nil, slot) }
+      if candidate.tag == tag && candidate.prefix == prefix
+        && (key.count <= 16 || restMatches(candidate.id, key))
+      {
+        return (candidate.id, slot)
       }
+      slot = (slot + 1) & mask
     }
   }
 
@@ -131,7 +119,7 @@ struct TermInterner {
   /// loads before interning them one by one.
   @inline(__always)
   func touch(hash: Int) -> UInt32 {
-    slots.withUnsafeBufferPointer { $0[hash & mask].tag }
+    table.slots[hash & mask].tag
   }
 
   /// ``intern(_:isWord:)`` with the key's hash (``ByteStringTable/hash(_:)``) already
@@ -140,20 +128,21 @@ struct TermInterner {
   mutating func intern(_ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool) -> UInt32 {
     let tag = Self.tag(hash: hash, length: key.count)
     let prefix = Self.prefix(of: key)
+    if !isKnownUniquelyReferenced(&table) { table = table.copy() }
     var (found, slot) = probe(key, hash: hash, tag: tag, prefix: prefix)
     if let found {
-      if isWord { slots[slot].wordCount &+= 1 }
+      if isWord { table.slots[slot].wordCount &+= 1 }
       return found
     }
     let id = UInt32(count)
     arena.append(contentsOf: key)
     // Past 4 GB the offsets wrap; the writer refuses to commit such a dictionary.
     starts.append(UInt32(truncatingIfNeeded: arena.count))
-    if count * 2 > slots.count {
+    if count * 2 > table.count {
       grow()
       slot = probe(key, hash: hash, tag: tag, prefix: prefix).slot
     }
-    slots[slot] = Slot(
+    table.slots[slot] = Slot(
       tag: tag, id: id, wordCount: isWord ? 1 : 0,
       hashLow: UInt32(truncatingIfNeeded: hash), prefix: prefix)
     return id
@@ -168,10 +157,11 @@ struct TermInterner {
   }
 
   private mutating func grow() {
-    let size = slots.count * 2
-    var newSlots = Self.emptySlots(count: size)
+    let size = table.count * 2
+    let newTable = SlotTable(count: size)
+    let newSlots = newTable.slots
     let newMask = size - 1
-    for slot in slots where slot.tag != 0 {
+    for slot in table.buffer where slot.tag != 0 {
       let hash =
         size <= 1 << 32
         ? Int(slot.hashLow) : withBytes(of: slot.id) { ByteStringTable.hash($0) }
@@ -179,7 +169,7 @@ struct TermInterner {
       while newSlots[index].tag != 0 { index = (index + 1) & newMask }
       newSlots[index] = slot
     }
-    slots = newSlots
+    table = newTable
     mask = newMask
   }
 
@@ -193,12 +183,50 @@ struct TermInterner {
   /// How often each term occurred as a word of running text, by id.
   func wordCounts() -> [UInt32] {
     var counts = [UInt32](repeating: 0, count: count)
-    for slot in slots where slot.tag != 0 { counts[Int(slot.id)] = slot.wordCount }
+    for slot in table.buffer where slot.tag != 0 { counts[Int(slot.id)] = slot.wordCount }
     return counts
   }
 
   /// The compact, lookup-only table a snapshot keeps.
   func makeTable() -> ByteStringTable {
     ByteStringTable(arena: arena, starts: starts)
+  }
+}
+
+/// The slots of a ``TermInterner``: 64-byte aligned, so that no 32-byte slot straddles two
+/// cache lines (a Swift array's elements start 32 bytes into its allocation, which puts
+/// every such slot across a line boundary and makes a rare term's lookup two misses).
+///
+/// Copy on write: an interner's copy shares the table until one of them interns.
+private final class SlotTable {
+  let slots: UnsafeMutablePointer<TermInterner.Slot>
+  let count: Int
+
+  /// `count` free slots. A table of millions of terms is read at random, one slot per
+  /// token: on 4 KB pages nearly every read also misses the TLB, so large tables are offered
+  /// for huge pages before their first write (``LargeMemory/adviseHugePages(_:byteCount:)``).
+  init(count: Int) {
+    let byteCount = count * MemoryLayout<TermInterner.Slot>.stride
+    let raw = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+    LargeMemory.adviseHugePages(raw, byteCount: byteCount)
+    slots = raw.bindMemory(to: TermInterner.Slot.self, capacity: count)
+    slots.initialize(
+      repeating: TermInterner.Slot(tag: 0, id: 0, prefix: .zero), count: count)
+    self.count = count
+  }
+
+  var buffer: UnsafeBufferPointer<TermInterner.Slot> {
+    UnsafeBufferPointer(start: slots, count: count)
+  }
+
+  func copy() -> SlotTable {
+    let copy = SlotTable(count: count)
+    copy.slots.update(from: slots, count: count)
+    return copy
+  }
+
+  deinit {
+    slots.deinitialize(count: count)
+    slots.deallocate()
   }
 }
