@@ -22,9 +22,14 @@ let package = Package(
       path: "Sources/CSQLite",
       linkerSettings: [.linkedLibrary("sqlite3")]
     ),
+    // A cache prefetch hint (`__builtin_prefetch`) as a static inline C function.
+    .target(
+      name: "CPrefetch",
+      path: "Sources/CPrefetch"
+    ),
     .target(
       name: "DiscoverSearch",
-      dependencies: ["CICU", "CSQLite"],
+      dependencies: ["CICU", "CPrefetch", "CSQLite"],
       path: "Sources/DiscoverSearch"
     ),
     // The CLI's logic, a library so that tests can run its commands in-process.

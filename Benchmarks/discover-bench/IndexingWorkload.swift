@@ -33,7 +33,7 @@ struct IndexingWorkload {
       for document in batch { mix.observe(document) }
       try corpusOutput?.write(batch)
       let start = Measurement.now()
-      for document in batch { try writer.add(document) }
+      try writer.add(contentsOf: batch)
       nanoseconds += Measurement.now() - start
     }
 

@@ -40,7 +40,7 @@ public final class DiscoverIndex: Sendable {
     configuration: IndexConfiguration = IndexConfiguration()
   ) throws -> DiscoverIndex {
     var writer = IndexWriter(configuration: configuration)
-    for document in documents { try writer.add(document) }
+    try writer.add(contentsOf: documents)
     return try writer.makeIndex()
   }
 

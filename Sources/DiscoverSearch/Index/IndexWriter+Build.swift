@@ -24,7 +24,14 @@ extension IndexWriter {
     var sounds = [UInt32](repeating: UInt32.max, count: videoCount)
     var unresolved: [UnresolvedReference] = []
     var userVideoCounts = [UInt32](repeating: 0, count: userCount)
+    // Each lookup is a cache miss in a table of every document's id; the slots of videos a
+    // few ahead are fetched early, so that the misses overlap.
+    let lookahead = 8
     for video in 0..<videoCount {
+      if video &+ lookahead < videoCount {
+        if let id = videoCreatorIDs[video &+ lookahead] { prefetchRegistration(of: id) }
+        if let id = videoSoundIDs[video &+ lookahead] { prefetchRegistration(of: id) }
+      }
       if let id = videoCreatorIDs[video] {
         if let user = resolve(id, as: .user) {
           creators[video] = user

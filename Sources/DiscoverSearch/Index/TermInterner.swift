@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The writer's term dictionary, tuned for interning one token after another.
 ///
 /// Like ``ByteStringTable`` it gives each distinct term a dense id and keeps the bytes in one
@@ -114,21 +116,35 @@ struct TermInterner {
     intern(key, hash: ByteStringTable.hash(key), isWord: isWord)
   }
 
-  /// Reads the slot where a lookup of a term with hash `hash` starts, and returns its tag,
-  /// so that a caller can bring the slots of many terms into the cache with independent
-  /// loads before interning them one by one.
+  /// Starts loading the slot where a lookup of a term with hash `hash` starts, so that a
+  /// caller can bring the slots of many terms into the cache together before interning them
+  /// one by one.
   @inline(__always)
-  func touch(hash: Int) -> UInt32 {
-    table.slots[hash & mask].tag
+  func prefetch(hash: Int) {
+    cprefetch_for_writing(table.slots + (hash & mask))
+  }
+
+  /// Makes the slot table this interner's own, as ``internUnique(_:hash:isWord:)``
+  /// requires (a copy of the interner shares it until then).
+  @inline(__always)
+  mutating func makeTableUnique() {
+    if !isKnownUniquelyReferenced(&table) { table = table.copy() }
   }
 
   /// ``intern(_:isWord:)`` with the key's hash (``ByteStringTable/hash(_:)``) already
   /// computed.
   @inline(__always)
   mutating func intern(_ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool) -> UInt32 {
+    makeTableUnique()
+    return internUnique(key, hash: hash, isWord: isWord)
+  }
+
+  /// ``intern(_:hash:isWord:)`` for a caller that has called ``makeTableUnique()`` since
+  /// this interner was last copied: a loop over many tokens checks once.
+  @inline(__always)
+  mutating func internUnique(_ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool) -> UInt32 {
     let tag = Self.tag(hash: hash, length: key.count)
     let prefix = Self.prefix(of: key)
-    if !isKnownUniquelyReferenced(&table) { table = table.copy() }
     var (found, slot) = probe(key, hash: hash, tag: tag, prefix: prefix)
     if let found {
       if isWord { table.slots[slot].wordCount &+= 1 }

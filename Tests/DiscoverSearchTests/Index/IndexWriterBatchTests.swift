@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import DiscoverSearch
+
+/// `IndexWriter.add(contentsOf:)`, and the copy-on-write tables it and `add(_:)` share.
+@Suite struct IndexWriterBatchTests {
+  /// The saved bytes of an index: equal bytes, equal index.
+  private func savedBytes(_ index: DiscoverIndex) throws -> Data {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("discover-batch-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try index.save(to: directory)
+    var bytes = Data()
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    for file in files {
+      bytes.append(Data(file.utf8))
+      bytes.append(try Data(contentsOf: directory.appendingPathComponent(file)))
+    }
+    return bytes
+  }
+
+  @Test func batchAddBuildsTheSameIndexAsAddingOneByOne() throws {
+    let corpus = try RealCorpus.load()
+    var single = IndexWriter()
+    for document in corpus.documents { try single.add(document) }
+    var batched = IndexWriter()
+    // Uneven batches, one of them empty, and a lazy sequence.
+    try batched.add(contentsOf: corpus.documents.prefix(1))
+    try batched.add(contentsOf: [])
+    try batched.add(contentsOf: corpus.documents.dropFirst().prefix(2))
+    try batched.add(contentsOf: corpus.documents.dropFirst(3).lazy.map { $0 })
+    #expect(batched.documentCount == corpus.documents.count)
+    let expected = try savedBytes(try single.makeIndex())
+    #expect(try savedBytes(try batched.makeIndex()) == expected)
+    // `DiscoverIndex.build(from:)` adds in a batch too.
+    #expect(try savedBytes(corpus.index) == expected)
+  }
+
+  @Test func aBadDocumentStopsTheBatchWhereItIs() throws {
+    var writer = IndexWriter()
+    let documents: [Document] = [
+      .hashtag(Hashtag(id: "h1", name: "dance")),
+      .hashtag(Hashtag(id: "h2", name: "music")),
+      .hashtag(Hashtag(id: "h1", name: "again")),
+      .hashtag(Hashtag(id: "h3", name: "cooking")),
+    ]
+    #expect {
+      try writer.add(contentsOf: documents)
+    } throws: { error in
+      (error as? SearchError)?.code == .invalidDocument
+        && (error as? SearchError)?.message.contains("\"h1\"") == true
+    }
+    #expect(writer.documentCount == 2)
+    let index = try writer.makeIndex()
+    #expect(try index.search("music", in: .hashtags).results.map(\.id) == ["h2"])
+    #expect(try index.search("cooking", in: .hashtags).results.isEmpty)
+    // The documents after the bad one can be added again.
+    try writer.add(contentsOf: documents.suffix(1))
+    #expect(writer.documentCount == 3)
+  }
+
+  /// A writer is a value: a copy shares its term and id tables until one of them adds, and
+  /// then neither sees what the other added.
+  @Test func copiesOfAWriterAreIndependent() throws {
+    var original = IndexWriter()
+    try original.add(contentsOf: [
+      .video(Video(id: "shared", title: "sunset beach")),
+      .hashtag(Hashtag(id: "tag", name: "sunset")),
+    ])
+    var copy = original
+    try original.add(Video(id: "only-original", title: "sunset mountains"))
+    try copy.add(contentsOf: [.video(Video(id: "only-copy", title: "sunset volcano"))])
+    // The same new id in both copies is no duplicate.
+    try original.add(Hashtag(id: "both", name: "first"))
+    try copy.add(Hashtag(id: "both", name: "second"))
+
+    let first = try original.makeIndex()
+    let second = try copy.makeIndex()
+    #expect(
+      try first.search("sunset", in: .videos).results.map(\.id).sorted() == [
+        "only-original", "shared",
+      ])
+    #expect(
+      try second.search("sunset", in: .videos).results.map(\.id).sorted() == [
+        "only-copy", "shared",
+      ])
+    #expect(try first.search("volcano", in: .videos).results.isEmpty)
+    #expect(try second.search("mountains", in: .videos).results.isEmpty)
+    #expect(try first.search("first", in: .hashtags).results.map(\.id) == ["both"])
+    #expect(try second.search("second", in: .hashtags).results.map(\.id) == ["both"])
+  }
+}
