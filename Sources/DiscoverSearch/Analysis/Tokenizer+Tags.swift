@@ -50,6 +50,23 @@ extension Tokenizer {
       var codePoint = UInt32(byte)
       var flags = CharacterTable.Flags()
       if byte < 0x80 {
+        if (previous == .lower && ASCII.isLowercase(byte))
+          || (previous == .digit && ASCII.isDigit(byte))
+        {
+          // A run continuing the class before it has no boundary inside: append it whole,
+          // leaving the state as the loop below would after its last character.
+          var runEnd = index &+ 1
+          if previous == .lower {
+            while runEnd < end && ASCII.isLowercase(text[runEnd]) { runEnd &+= 1 }
+          } else {
+            while runEnd < end && ASCII.isDigit(text[runEnd]) { runEnd &+= 1 }
+          }
+          stream.bytes.appendLowercased(UnsafeBufferPointer(rebasing: text[index..<runEnd]))
+          beforePrevious = previous
+          previousCharacterStart = stream.bytes.count &- 1
+          index = runEnd
+          continue
+        }
         if ASCII.isAlphanumeric(byte) {
           current = ASCII.isDigit(byte) ? .digit : (ASCII.isUppercase(byte) ? .upper : .lower)
         } else if byte == UInt8(ascii: "_")

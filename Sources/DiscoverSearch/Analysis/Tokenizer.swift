@@ -309,6 +309,9 @@ enum ASCII {
   static func isUppercase(_ byte: UInt8) -> Bool { byte &- 0x41 < 26 }
 
   @inline(__always)
+  static func isLowercase(_ byte: UInt8) -> Bool { byte &- 0x61 < 26 }
+
+  @inline(__always)
   static func lowercase(_ byte: UInt8) -> UInt8 {
     byte &- 0x41 < 26 ? byte | 0x20 : byte
   }

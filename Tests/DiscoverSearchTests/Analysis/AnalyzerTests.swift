@@ -138,6 +138,20 @@ struct AnalyzerTagTests {
     ("#top10", ["#top10", "top10", "top", "10"], ["#top10"]),
     ("#HTMLParser", ["#htmlparser", "htmlparser", "html", "parser"], ["#htmlparser"]),
     ("#dancechallenge", ["#dancechallenge", "dancechallenge"], ["#dancechallenge"]),
+    // Runs of lowercase letters or digits are appended whole; boundaries around them stay.
+    (
+      "#Top100Songs2024", ["#top100songs2024", "top100songs2024", "top", "100", "songs", "2024"],
+      ["#top100songs2024"]
+    ),
+    (
+      "#iPhoneXSMax", ["#iphonexsmax", "iphonexsmax", "i", "phone", "xs", "max"],
+      ["#iphonexsmax"]
+    ),
+    ("#ÉtéDance", ["#etedance", "etedance", "ete", "dance"], ["#etedance"]),
+    (
+      "@dj_khaled99x", ["@dj_khaled99x", "djkhaled99x", "dj", "khaled", "99", "x"],
+      ["@dj_khaled99x"]
+    ),
     ("@user.name", ["@user.name", "username", "user", "name"], ["@user.name"]),
     ("#Café", ["#cafe", "cafe"], ["#cafe"]),
     ("＃ダンス", ["#ダンス", "ダン", "ンス", "ダンス"], ["#ダンス"]),
