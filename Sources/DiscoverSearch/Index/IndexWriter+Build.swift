@@ -291,7 +291,7 @@ extension IndexWriter {
     // miss away. The entries a few documents ahead are read early, by a check of their
     // grouping whose branch the processor predicts and runs past, so that their misses
     // overlap with the scatter of the documents before instead of each waiting its turn (a
-    // software prefetch without an intrinsic; compare `IndexWriter.appendStream`).
+    // software prefetch that also checks the grouping the scatter relies on).
     let lookahead = 8
     for (pass, entries) in [main, extras].enumerated() {
       if pass == 1 { for term in 0..<termCount { cursors[term] = mainEnds[term] } }
