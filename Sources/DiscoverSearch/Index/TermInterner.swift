@@ -143,6 +143,7 @@ struct TermInterner {
   /// this interner was last copied: a loop over many tokens checks once.
   @inline(__always)
   mutating func internUnique(_ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool) -> UInt32 {
+    assert(isKnownUniquelyReferenced(&table), "internUnique needs makeTableUnique() first")
     let tag = Self.tag(hash: hash, length: key.count)
     let prefix = Self.prefix(of: key)
     var (found, slot) = probe(key, hash: hash, tag: tag, prefix: prefix)
