@@ -55,13 +55,15 @@ extension Tokenizer {
         {
           // A run continuing the class before it has no boundary inside: append it whole,
           // leaving the state as the loop below would after its last character.
+          let isDigitRun = previous == .digit
           var runEnd = index &+ 1
-          if previous == .lower {
-            while runEnd < end && ASCII.isLowercase(text[runEnd]) { runEnd &+= 1 }
-          } else {
-            while runEnd < end && ASCII.isDigit(text[runEnd]) { runEnd &+= 1 }
+          while runEnd < end
+            && (isDigitRun ? ASCII.isDigit(text[runEnd]) : ASCII.isLowercase(text[runEnd]))
+          {
+            runEnd &+= 1
           }
-          stream.bytes.appendLowercased(UnsafeBufferPointer(rebasing: text[index..<runEnd]))
+          // Lowercase letters and digits are their own folding.
+          stream.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<runEnd]))
           beforePrevious = previous
           previousCharacterStart = stream.bytes.count &- 1
           index = runEnd
