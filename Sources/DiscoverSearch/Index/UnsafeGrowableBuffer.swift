@@ -210,16 +210,24 @@ enum LargeMemory {
     free(pointer)
   }
 
-  /// Offers the whole pages of the `byteCount` bytes at `pointer` for transparent huge
-  /// pages, when they are at least ``ColumnStorage/hugePageThreshold`` bytes (Linux only).
+  /// Offers the pages the `byteCount` bytes at `pointer` touch for transparent huge pages,
+  /// when they are at least ``ColumnStorage/hugePageThreshold`` bytes (Linux only).
+  ///
+  /// The advice covers every page the allocation touches, rounded outward, not just the
+  /// pages wholly inside it. glibc maps a large allocation on its own, with a 16-byte
+  /// header at the start of the first page, and grows it with `mremap`, which fails with
+  /// `EFAULT` when the mapping has been split into areas with different flags (mremap(2)).
+  /// Advice on the inner pages alone split it into three, so every growth fell back to
+  /// allocating, copying and faulting in a new block. The pages outside the allocation that
+  /// rounding takes in belong to the same mapping, or to the heap, where the advice is only
+  /// a hint.
   static func adviseHugePages(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
     #if os(Linux)
       guard byteCount >= ColumnStorage.hugePageThreshold else { return }
-      // The whole pages inside the allocation.
       let page = 4096
-      let start = (Int(bitPattern: pointer) + page - 1) & ~(page - 1)
-      let end = (Int(bitPattern: pointer) + byteCount) & ~(page - 1)
-      guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+      let start = Int(bitPattern: pointer) & ~(page - 1)
+      let end = (Int(bitPattern: pointer) + byteCount + page - 1) & ~(page - 1)
+      guard let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
       _ = madvise(aligned, end - start, MADV_HUGEPAGE)
     #endif
   }
