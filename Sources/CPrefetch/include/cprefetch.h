@@ -14,4 +14,9 @@ static inline void cprefetch_for_writing(const void *address) {
   __builtin_prefetch(address, 1, 3);
 }
 
+/// Prefetches the line at `address` into every cache level, for data about to be read.
+static inline void cprefetch_for_reading(const void *address) {
+  __builtin_prefetch(address, 0, 3);
+}
+
 #endif

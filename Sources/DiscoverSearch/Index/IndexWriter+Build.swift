@@ -1,3 +1,5 @@
+import CPrefetch
+
 extension IndexWriter {
   /// Builds an immutable snapshot of everything added so far.
   ///
@@ -157,34 +159,38 @@ extension IndexWriter {
     var norms = builder.norms
     let entries = builder.entries.buffer.buffer
 
+    // Where each document's entries start, then the end of the last one.
+    var mainStarts = builder.entryStarts
+    mainStarts.append(entries.count)
+
     // Entries that commit adds, in document order: the creator field of videos, and the
     // vocabulary parts of concatenated tags.
     var extras = UnsafeGrowableBuffer<PostingEntry>()
     defer { extras.deallocate() }
-    var entryIndex = 0
-    for document in 0..<UInt32(documentCount) {
-      while entryIndex < entries.count && entries[entryIndex].document == document {
-        let entry = entries[entryIndex]
+    var extraStarts: [Int] = []
+    extraStarts.reserveCapacity(documentCount + 1)
+    for document in 0..<documentCount {
+      extraStarts.append(extras.count)
+      for entry in entries[mainStarts[document]..<mainStarts[document + 1]] {
         let start = splits.index[Int(entry.term)]
         if start != UInt32.max {
           let count = Int(splits.parts[Int(start)])
           for offset in 0..<count {
             extras.append(
               PostingEntry(
-                term: splits.parts[Int(start) + 1 + offset], document: document,
-                field: entry.field, position: entry.position + UInt32(offset)))
+                term: splits.parts[Int(start) + 1 + offset], field: entry.field,
+                position: entry.position + UInt32(offset)))
           }
           // The parts lengthen the field: `#sidharthmusic` is two words long, not one.
-          let normIndex = Int(document) * fieldCount + entry.field
+          let normIndex = document * fieldCount + entry.field
           let length = Int(entry.position) + count
           if Float(length) > FieldLength.table[Int(norms[normIndex])] {
             norms[normIndex] = FieldLength.code(for: length)
           }
         }
-        entryIndex += 1
       }
       if builder.type == .video {
-        let user = creators[Int(document)]
+        let user = creators[document]
         if user != UInt32.max {
           let start = Int(userCreatorTermStarts[Int(user)])
           let end = Int(userCreatorTermStarts[Int(user) + 1])
@@ -192,14 +198,13 @@ extension IndexWriter {
           for packed in userCreatorTerms[start..<end] {
             let position = UInt32(truncatingIfNeeded: packed)
             length = max(length, position + 1)
-            extras.append(
-              PostingEntry(
-                term: UInt32(packed >> 32), document: document, field: 3, position: position))
+            extras.append(PostingEntry(term: UInt32(packed >> 32), field: 3, position: position))
           }
-          norms[Int(document) * fieldCount + 3] = FieldLength.code(for: Int(length))
+          norms[document * fieldCount + 3] = FieldLength.code(for: Int(length))
         }
       }
     }
+    extraStarts.append(extras.count)
 
     // Norms in snapshot order.
     var ordered = [UInt8](repeating: 0, count: norms.count)
@@ -230,7 +235,8 @@ extension IndexWriter {
     // Counting sort by term: each term's main entries, then its extras, both in document order.
     let postings = try norms.withUnsafeBufferPointer { normBuffer in
       try IndexWriter.invert(
-        main: entries, extras: extras.buffer, termCount: termCount, fieldCount: fieldCount,
+        main: entries, mainStarts: mainStarts, extras: extras.buffer, extraStarts: extraStarts,
+        termCount: termCount, fieldCount: fieldCount,
         documentCount: documentCount, inverseNormalization: inverseNormalization,
         norms: normBuffer.baseAddress!, order: order, type: builder.type)
     }
@@ -242,12 +248,14 @@ extension IndexWriter {
 
   /// Groups entries by term with a counting sort and encodes every term's list.
   ///
-  /// Entries arrive grouped by the writer's document numbers; the scatter visits documents
-  /// in snapshot order (`order`) and renumbers them, so each term's main entries, then its
-  /// extras, land in ascending snapshot order. `norms` are in snapshot order.
+  /// Entries arrive grouped by the writer's document numbers (writer document `d`'s main
+  /// entries are `main[mainStarts[d]..<mainStarts[d + 1]]`, and likewise for extras); the
+  /// scatter visits documents in snapshot order (`order`) and renumbers them, so each term's
+  /// main entries, then its extras, land in ascending snapshot order. `norms` are in
+  /// snapshot order.
   private static func invert(
-    main: UnsafeBufferPointer<PostingEntry>, extras: UnsafeBufferPointer<PostingEntry>,
-    termCount: Int, fieldCount: Int, documentCount: Int, inverseNormalization: [[Float]],
+    main: UnsafeBufferPointer<PostingEntry>, mainStarts: [Int],
+    extras: UnsafeBufferPointer<PostingEntry>, extraStarts: [Int], termCount: Int, fieldCount: Int, documentCount: Int, inverseNormalization: [[Float]],
     norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
   ) throws -> TypePostings {
     // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
@@ -274,38 +282,22 @@ extension IndexWriter {
       total += mainCount + extraCount
     }
     starts[termCount] = total
-    // The term is implied by where an occurrence lands, so the sorted copy drops it: 8
-    // bytes an entry instead of 12, a third less memory to write and to fault in.
+    // The term is implied by where an occurrence lands, so the sorted copy holds the
+    // snapshot's document in its place.
     let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
     defer { LargeMemory.deallocate(sorted) }
-    // Where each writer document's entries start, in both arrays (entries are grouped by
-    // document, in ascending order).
-    func documentStarts(_ entries: UnsafeBufferPointer<PostingEntry>) -> [Int] {
-      var starts = [Int](repeating: 0, count: documentCount + 1)
-      for entry in entries { starts[Int(entry.document) + 1] &+= 1 }
-      for document in 0..<documentCount { starts[document + 1] &+= starts[document] }
-      return starts
-    }
     // Both passes visit documents in snapshot order, so the norms are read in order too.
     // The writer's documents come in another order, so each document's entries are a cache
-    // miss away. The entries a few documents ahead are read early, by a check of their
-    // grouping whose branch the processor predicts and runs past, so that their misses
-    // overlap with the scatter of the documents before instead of each waiting its turn (a
-    // software prefetch that also checks the grouping the scatter relies on).
+    // miss away: those of the document a few ahead are prefetched, so that their misses
+    // overlap with the scatter of the documents before instead of each waiting its turn.
     let lookahead = 8
-    for (pass, entries) in [main, extras].enumerated() {
+    for (pass, (entries, starts)) in [(main, mainStarts), (extras, extraStarts)].enumerated() {
       if pass == 1 { for term in 0..<termCount { cursors[term] = mainEnds[term] } }
-      let starts = documentStarts(entries)
+      guard let base = entries.baseAddress, !entries.isEmpty else { continue }
       for new in 0..<documentCount {
         let old = Int(order.order[new])
         if new &+ lookahead < documentCount {
-          let ahead = Int(order.order[new &+ lookahead])
-          let first = starts[ahead]
-          if first < starts[ahead + 1]
-            && entries[first].document != UInt32(truncatingIfNeeded: ahead)
-          {
-            preconditionFailure("the writer's entries are not grouped by document")
-          }
+          cprefetch_for_reading(base + starts[Int(order.order[new &+ lookahead])])
         }
         let normBase = new &* fieldCount
         for index in starts[old]..<starts[old + 1] {

@@ -117,16 +117,16 @@ public struct IndexWriter {
           .invalidDocument, "document \"\(video.id)\": createdAt \(date) is out of range")
       }
     }
-    let document = try register(video.id, type: .video)
+    try register(video.id, type: .video)
     let builder = SearchResultType.video.index
-    index(video.title, field: 0, document: document, builder: builder)
-    index(video.description, field: 1, document: document, builder: builder)
+    index(video.title, field: 0, builder: builder)
+    index(video.description, field: 1, builder: builder)
     var position: UInt32 = 0
     stream.removeAll()
     for tag in video.hashtags {
       position = tokenizer.tokenizeTag(tag, kind: .hashtag, into: stream, firstPosition: position)
     }
-    appendStream(field: 2, document: document, builder: builder, length: position)
+    appendStream(field: 2, builder: builder, length: position)
     // The creator field (3) is filled at commit, when every user is known.
     builders[builder].norms.append(0)
     builders[builder].ids.append(video.id)
@@ -142,20 +142,20 @@ public struct IndexWriter {
   /// Adds a user; see ``add(_:)-(Document)``.
   public mutating func add(_ user: User) throws {
     try Self.checkCounts(user.id, [("followerCount", user.followerCount)])
-    let document = try register(user.id, type: .user)
+    try register(user.id, type: .user)
     let builder = SearchResultType.user.index
     stream.removeAll()
     let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: stream)
     // Remember the username's terms for the creator field of the user's videos.
     let usernameTokens = stream.tokens.count
-    appendStream(field: 0, document: document, builder: builder, length: usernameLength)
+    appendStream(field: 0, builder: builder, length: usernameLength)
     var creatorTerms = recentTerms(count: usernameTokens, positionOffset: 0)
     stream.removeAll()
     let nameLength = tokenizer.tokenize(user.displayName ?? "", into: stream)
     let nameTokens = stream.tokens.count
-    appendStream(field: 1, document: document, builder: builder, length: nameLength)
+    appendStream(field: 1, builder: builder, length: nameLength)
     creatorTerms += recentTerms(count: nameTokens, positionOffset: usernameLength)
-    index(user.bio, field: 2, document: document, builder: builder)
+    index(user.bio, field: 2, builder: builder)
     userCreatorTerms.append(contentsOf: creatorTerms)
     userCreatorTermStarts.append(UInt32(userCreatorTerms.count))
     builders[builder].ids.append(user.id)
@@ -169,12 +169,12 @@ public struct IndexWriter {
   public mutating func add(_ hashtag: Hashtag) throws {
     try Self.checkCounts(
       hashtag.id, [("viewCount", hashtag.viewCount), ("videoCount", hashtag.videoCount)])
-    let document = try register(hashtag.id, type: .hashtag)
+    try register(hashtag.id, type: .hashtag)
     let builder = SearchResultType.hashtag.index
     stream.removeAll()
     let length = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: stream)
-    appendStream(field: 0, document: document, builder: builder, length: length)
-    index(hashtag.description, field: 1, document: document, builder: builder)
+    appendStream(field: 0, builder: builder, length: length)
+    index(hashtag.description, field: 1, builder: builder)
     builders[builder].ids.append(hashtag.id)
     builders[builder].titles.append(hashtag.name)
     hashtagViews.append(hashtag.viewCount)
@@ -184,10 +184,10 @@ public struct IndexWriter {
   /// Adds a sound; see ``add(_:)-(Document)``.
   public mutating func add(_ sound: Sound) throws {
     try Self.checkCounts(sound.id, [("videoCount", sound.videoCount)])
-    let document = try register(sound.id, type: .sound)
+    try register(sound.id, type: .sound)
     let builder = SearchResultType.sound.index
-    index(sound.title, field: 0, document: document, builder: builder)
-    index(sound.artist, field: 1, document: document, builder: builder)
+    index(sound.title, field: 0, builder: builder)
+    index(sound.artist, field: 1, builder: builder)
     builders[builder].ids.append(sound.id)
     builders[builder].titles.append(sound.title)
     soundVideos.append(sound.videoCount)
@@ -232,6 +232,7 @@ public struct IndexWriter {
   }
 
   /// Gives a new document its ``DocID`` within its type.
+  @discardableResult
   private mutating func register(_ id: String, type: SearchResultType) throws -> UInt32 {
     guard !id.isEmpty else {
       throw SearchError(
@@ -253,19 +254,20 @@ public struct IndexWriter {
       )
     }
     documentLocations.append(UInt32(type.index) << 30 | document)
+    builders[type.index].entryStarts.append(builders[type.index].entries.buffer.count)
     builders[type.index].documentCount += 1
     return document
   }
 
-  /// Tokenizes `text` into field `field` of `document`.
-  private mutating func index(_ text: String?, field: Int, document: UInt32, builder: Int) {
+  /// Tokenizes `text` into field `field` of the document being added.
+  private mutating func index(_ text: String?, field: Int, builder: Int) {
     stream.removeAll()
     let length = tokenizer.tokenize(text ?? "", into: stream)
-    appendStream(field: field, document: document, builder: builder, length: length)
+    appendStream(field: field, builder: builder, length: length)
   }
 
   /// Turns the stream's tokens into postings entries and records the field's length.
-  private mutating func appendStream(field: Int, document: UInt32, builder: Int, length: UInt32) {
+  private mutating func appendStream(field: Int, builder: Int, length: UInt32) {
     builders[builder].norms.append(FieldLength.code(for: Int(length)))
     let tokenCount = stream.tokens.count
     guard tokenCount > 0 else { return }
@@ -296,8 +298,7 @@ public struct IndexWriter {
       let isWord = token.kind == .word
       let term = terms.internUnique(key, hash: hashes[index], isWord: isWord)
       if isWord { plainWords += 1 }
-      entries.append(
-        PostingEntry(term: term, document: document, field: field, position: token.position))
+      entries.append(PostingEntry(term: term, field: field, position: token.position))
     }
     totalPlainWords += plainWords
   }
@@ -327,6 +328,8 @@ struct TypeBuilder: Sendable {
   var documentCount = 0
   /// One entry per token, in the order documents were added.
   var entries = PostingEntryStore()
+  /// Where each document's entries start in ``entries``, by the writer's document number.
+  var entryStarts: [Int] = []
   /// Field length codes, document-major.
   var norms: [UInt8] = []
   var ids = StringColumnBuilder()

@@ -1,5 +1,7 @@
-/// One token occurrence, as the writer collects them: the term, the document, and the field,
-/// the field's length code and the position packed into one word.
+/// One token occurrence, as the writer collects them: the term, and the field, the field's
+/// length code and the position packed into one word. The document is implied by where the
+/// entry lies: the writer records where each document's entries start
+/// (`TypeBuilder.entryStarts`), which costs a word per document instead of one per token.
 ///
 /// ```
 /// fieldPosition: [field: 2 bits] [length code: 8 bits] [position: 22 bits]
@@ -8,7 +10,6 @@
 /// (reading the norms in document order), so that encoding never reads the norms at random.
 struct PostingEntry: Sendable, BitwiseCopyable {
   var term: UInt32
-  var document: UInt32
   var fieldPosition: UInt32
 
   /// Positions at or beyond this are stored as it (fields stop at 65,536 tokens long
@@ -17,9 +18,8 @@ struct PostingEntry: Sendable, BitwiseCopyable {
   static let normShift: UInt32 = 22
 
   @inline(__always)
-  init(term: UInt32, document: UInt32, field: Int, position: UInt32) {
+  init(term: UInt32, field: Int, position: UInt32) {
     self.term = term
-    self.document = document
     fieldPosition = UInt32(field) << 30 | min(position, PostingEntry.positionMask)
   }
 
