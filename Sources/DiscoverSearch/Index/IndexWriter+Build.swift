@@ -255,7 +255,8 @@ extension IndexWriter {
   /// snapshot order.
   private static func invert(
     main: UnsafeBufferPointer<PostingEntry>, mainStarts: [Int],
-    extras: UnsafeBufferPointer<PostingEntry>, extraStarts: [Int], termCount: Int, fieldCount: Int, documentCount: Int, inverseNormalization: [[Float]],
+    extras: UnsafeBufferPointer<PostingEntry>, extraStarts: [Int], termCount: Int, fieldCount: Int,
+    documentCount: Int, inverseNormalization: [[Float]],
     norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
   ) throws -> TypePostings {
     // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
