@@ -88,9 +88,11 @@ public struct IndexWriter {
   ///   after it are not.
   /// - Complexity: O(n) in the total length of the documents' text.
   public mutating func add(contentsOf documents: some Sequence<Document>) throws {
-    // How many documents ahead the id's slot is fetched: enough for the load to arrive
-    // while the documents before are analyzed.
-    let lookahead = 2
+    // An array's documents are read in place: taking each out of an iterator copies it,
+    // which retains every string it holds and releases them again after.
+    let added: Void? = try documents.withContiguousStorageIfAvailable { try add(inPlace: $0) }
+    if added != nil { return }
+    let lookahead = Self.registrationLookahead
     var iterator = documents.makeIterator()
     var window: [Document] = []
     window.reserveCapacity(lookahead + 1)
@@ -101,6 +103,23 @@ public struct IndexWriter {
       }
       guard !window.isEmpty else { return }
       try add(window.removeFirst())
+    }
+  }
+
+  /// How many documents ahead ``add(contentsOf:)`` fetches the id's slot: enough for the
+  /// load to arrive while the documents before are analyzed.
+  private static let registrationLookahead = 2
+
+  /// ``add(contentsOf:)`` for documents in contiguous memory. (A method of its own: a call
+  /// of a non-mutating method on `self` inside the closure that captures it copies the
+  /// whole writer.)
+  private mutating func add(inPlace documents: UnsafeBufferPointer<Document>) throws {
+    let lookahead = Self.registrationLookahead
+    for index in documents.indices {
+      if index &+ lookahead < documents.count {
+        prefetchRegistration(of: documents[index &+ lookahead].id)
+      }
+      try add(documents[index])
     }
   }
 
