@@ -288,26 +288,41 @@ extension IndexWriter {
     let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
     defer { LargeMemory.deallocate(sorted) }
     // Both passes visit documents in snapshot order, so the norms are read in order too.
-    // The writer's documents come in another order, so each document's entries are a cache
-    // miss away: those of the document a few ahead are prefetched, so that their misses
-    // overlap with the scatter of the documents before instead of each waiting its turn.
+    // The writer's documents come in another order, so each document's start and entries
+    // are two dependent cache misses away. Both are prefetched, in two stages: the start of
+    // the document sixteen ahead, then the entries of the one eight ahead, whose start has
+    // arrived by then. Their misses overlap with the scatter of the documents before instead
+    // of each waiting its turn (a prefetch whose address is still loading stalls like a load).
     let lookahead = 8
-    for (pass, (entries, starts)) in [(main, mainStarts), (extras, extraStarts)].enumerated() {
+    for (pass, (entries, documentStarts)) in [(main, mainStarts), (extras, extraStarts)]
+      .enumerated()
+    {
       if pass == 1 { for term in 0..<termCount { cursors[term] = mainEnds[term] } }
       guard let base = entries.baseAddress, !entries.isEmpty else { continue }
-      for new in 0..<documentCount {
-        let old = Int(order.order[new])
-        if new &+ lookahead < documentCount {
-          cprefetch_for_reading(base + starts[Int(order.order[new &+ lookahead])])
-        }
-        let normBase = new &* fieldCount
-        for index in starts[old]..<starts[old + 1] {
-          let entry = entries[index]
-          let term = Int(entry.term)
-          sorted[cursors[term]] = Occurrence(
-            document: UInt32(truncatingIfNeeded: new),
-            fieldPosition: entry.withNorm(norms[normBase &+ entry.field]).fieldPosition)
-          cursors[term] &+= 1
+      precondition(
+        documentStarts.count == documentCount + 1 && order.order.count == documentCount,
+        "document starts and order disagree with the document count")
+      documentStarts.withUnsafeBufferPointer { documentStarts in
+        order.order.withUnsafeBufferPointer { order in
+          let firstStart = documentStarts.baseAddress!
+          for new in 0..<documentCount {
+            let old = Int(order[new])
+            if new &+ 2 &* lookahead < documentCount {
+              cprefetch_for_reading(firstStart + Int(order[new &+ 2 &* lookahead]))
+            }
+            if new &+ lookahead < documentCount {
+              cprefetch_for_reading(base + documentStarts[Int(order[new &+ lookahead])])
+            }
+            let normBase = new &* fieldCount
+            for index in documentStarts[old]..<documentStarts[old &+ 1] {
+              let entry = base[index]
+              let term = Int(entry.term)
+              sorted[cursors[term]] = Occurrence(
+                document: UInt32(truncatingIfNeeded: new),
+                fieldPosition: entry.withNorm(norms[normBase &+ entry.field]).fieldPosition)
+              cursors[term] &+= 1
+            }
+          }
         }
       }
     }
