@@ -108,13 +108,9 @@ extension IndexWriter {
 
   /// For each tag term made of one run of lowercase ASCII letters (`#dancechallenge`), the
   /// words it splits into by the corpus vocabulary (``WordSegmenter``).
-  ///
-  /// - Returns: `index[term]` is `UInt32.max` or the start of the term's parts in `parts`,
-  ///   which holds a count followed by that many part term ids.
-  private func makeTagSplits() -> (index: [UInt32], parts: [UInt32]) {
-    var index = [UInt32](repeating: UInt32.max, count: terms.count)
-    var parts: [UInt32] = []
-    guard totalPlainWords > 0 else { return (index, parts) }
+  private func makeTagSplits() -> TagSplits {
+    var splits = TagSplits(termCount: terms.count)
+    guard totalPlainWords > 0 else { return splits }
     let counts = terms.wordCounts()
     let table = terms
     // In a small corpus every word counts; in a large one, a word seen once is likely a
@@ -131,19 +127,17 @@ extension IndexWriter {
         guard body.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }),
           let ranges = segmenter.split(body)
         else { return }
-        let start = UInt32(parts.count)
-        parts.append(UInt32(ranges.count))
+        var parts: [UInt32] = []
         for range in ranges {
           guard let part = table.find(UnsafeRawBufferPointer(rebasing: body[range])) else {
-            parts.removeSubrange(Int(start)...)
             return
           }
           parts.append(part)
         }
-        index[Int(term)] = start
+        splits.setParts(parts, of: term)
       }
     }
-    return (index, parts)
+    return splits
   }
 
   /// Inverts one type's entries into its partition.
@@ -151,7 +145,7 @@ extension IndexWriter {
   /// Entries are collected in the writer's document numbers; the partition numbers documents
   /// by `order`.
   private func makePartition(
-    _ builder: TypeBuilder, termCount: Int, splits: (index: [UInt32], parts: [UInt32]),
+    _ builder: TypeBuilder, termCount: Int, splits: TagSplits,
     creators: [UInt32], order: DocumentOrder
   ) throws -> TypePartition {
     let fieldCount = builder.fieldCount
@@ -169,17 +163,18 @@ extension IndexWriter {
     defer { extras.deallocate() }
     var extraStarts: [Int] = []
     extraStarts.reserveCapacity(documentCount + 1)
+    // The creator's terms are a cache miss away (users come in any order): those of the
+    // video a few ahead are prefetched.
+    let lookahead = 8
     for document in 0..<documentCount {
       extraStarts.append(extras.count)
       for entry in entries[mainStarts[document]..<mainStarts[document + 1]] {
-        let start = splits.index[Int(entry.term)]
-        if start != UInt32.max {
-          let count = Int(splits.parts[Int(start)])
-          for offset in 0..<count {
+        if let parts = splits.parts(of: entry.term) {
+          let count = parts.count
+          for (offset, part) in parts.enumerated() {
             extras.append(
               PostingEntry(
-                term: splits.parts[Int(start) + 1 + offset], field: entry.field,
-                position: entry.position + UInt32(offset)))
+                term: part, field: entry.field, position: entry.position + UInt32(offset)))
           }
           // The parts lengthen the field: `#sidharthmusic` is two words long, not one.
           let normIndex = document * fieldCount + entry.field
@@ -190,6 +185,14 @@ extension IndexWriter {
         }
       }
       if builder.type == .video {
+        if document &+ lookahead < documentCount {
+          let ahead = creators[document &+ lookahead]
+          if ahead != UInt32.max {
+            userCreatorTerms.withUnsafeBufferPointer {
+              cprefetch_for_reading($0.baseAddress! + Int(userCreatorTermStarts[Int(ahead)]))
+            }
+          }
+        }
         let user = creators[document]
         if user != UInt32.max {
           let start = Int(userCreatorTermStarts[Int(user)])
@@ -405,5 +408,36 @@ extension IndexWriter {
       write += 1
     }
     return write
+  }
+}
+
+/// The vocabulary parts of concatenated tags, by term (`IndexWriter.makeTagSplits()`).
+private struct TagSplits {
+  /// `index[term]` is where the term's parts start in `parts`, which holds a count followed by
+  /// that many part term ids; meaningful only for terms marked in `hasParts`.
+  private var index: [UInt32]
+  private var parts: [UInt32] = []
+  /// Bit `term` is set when the term has parts. Commit checks every entry: a bit per term
+  /// stays in the cache, where `index` (4 bytes per term) missed it for most checks.
+  private var hasParts: [UInt64]
+
+  init(termCount: Int) {
+    index = [UInt32](repeating: 0, count: termCount)
+    hasParts = [UInt64](repeating: 0, count: (termCount + 63) / 64)
+  }
+
+  mutating func setParts(_ termParts: [UInt32], of term: UInt32) {
+    index[Int(term)] = UInt32(parts.count)
+    parts.append(UInt32(termParts.count))
+    parts.append(contentsOf: termParts)
+    hasParts[Int(term >> 6)] |= 1 << UInt64(term & 63)
+  }
+
+  /// The parts of `term`, or nil when it has none.
+  @inline(__always)
+  func parts(of term: UInt32) -> ArraySlice<UInt32>? {
+    guard hasParts[Int(term >> 6)] & 1 << UInt64(term & 63) != 0 else { return nil }
+    let start = Int(index[Int(term)])
+    return parts[(start + 1)..<(start + 1 + Int(parts[start]))]
   }
 }
