@@ -189,7 +189,10 @@ extension IndexWriter {
           let ahead = creators[document &+ lookahead]
           if ahead != UInt32.max {
             userCreatorTerms.withUnsafeBufferPointer {
-              cprefetch_for_reading($0.baseAddress! + Int(userCreatorTermStarts[Int(ahead)]))
+              // No base address when no user has any creator terms.
+              if let base = $0.baseAddress {
+                cprefetch_for_reading(base + Int(userCreatorTermStarts[Int(ahead)]))
+              }
             }
           }
         }

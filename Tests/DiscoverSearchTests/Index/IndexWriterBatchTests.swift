@@ -37,6 +37,20 @@ import Testing
     #expect(try savedBytes(corpus.index) == expected)
   }
 
+  /// Commit prefetches the creator terms of videos ahead; a creator whose name has no
+  /// terms at all (only punctuation) leaves nothing to prefetch, and must not crash it.
+  @Test func creatorsWithoutTermsCommit() throws {
+    var writer = IndexWriter()
+    try writer.add(.user(User(id: "u1", username: "!!!", displayName: "...")))
+    for number in 0..<20 {
+      try writer.add(.video(Video(id: "v\(number)", title: "clip \(number)", creator: "u1")))
+    }
+    let index = try writer.makeIndex()
+    #expect(index.documentCount == 21)
+    let response = try index.search("clip", in: .videos)
+    #expect(response.totalHits == 20)
+  }
+
   @Test func aBadDocumentStopsTheBatchWhereItIs() throws {
     var writer = IndexWriter()
     let documents: [Document] = [
