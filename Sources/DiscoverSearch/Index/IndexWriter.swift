@@ -89,32 +89,28 @@ public struct IndexWriter {
   /// - Complexity: O(n) in the total length of the documents' text.
   public mutating func add(contentsOf documents: some Sequence<Document>) throws {
     // An array's documents are read in place: taking each out of an iterator copies it,
-    // which retains every string it holds and releases them again after.
+    // which retains every string it holds and releases them again after. Other sequences
+    // are gathered into chunks and added the same way.
     let added: Void? = try documents.withContiguousStorageIfAvailable { try add(inPlace: $0) }
     if added != nil { return }
-    let lookahead = Self.registrationLookahead
     var iterator = documents.makeIterator()
-    var window: [Document] = []
-    window.reserveCapacity(lookahead + 1)
+    var chunk: [Document] = []
+    chunk.reserveCapacity(256)
     while true {
-      while window.count <= lookahead, let next = iterator.next() {
-        prefetchRegistration(of: next.id)
-        window.append(next)
-      }
-      guard !window.isEmpty else { return }
-      try add(window.removeFirst())
+      chunk.removeAll(keepingCapacity: true)
+      while chunk.count < 256, let next = iterator.next() { chunk.append(next) }
+      if chunk.isEmpty { return }
+      try chunk.withUnsafeBufferPointer { try add(inPlace: $0) }
     }
   }
-
-  /// How many documents ahead ``add(contentsOf:)`` fetches the id's slot: enough for the
-  /// load to arrive while the documents before are analyzed.
-  private static let registrationLookahead = 2
 
   /// ``add(contentsOf:)`` for documents in contiguous memory. (A method of its own: a call
   /// of a non-mutating method on `self` inside the closure that captures it copies the
   /// whole writer.)
   private mutating func add(inPlace documents: UnsafeBufferPointer<Document>) throws {
-    let lookahead = Self.registrationLookahead
+    // How many documents ahead the id's slot is fetched: enough for the load to arrive
+    // while the documents before are analyzed.
+    let lookahead = 2
     for index in documents.indices {
       if index &+ lookahead < documents.count {
         prefetchRegistration(of: documents[index &+ lookahead].id)
@@ -250,9 +246,8 @@ public struct IndexWriter {
     id.withUTF8 { documentIDs.prefetch(hash: ByteStringTable.hash(UnsafeRawBufferPointer($0))) }
   }
 
-  /// Gives a new document its ``DocID`` within its type.
-  @discardableResult
-  private mutating func register(_ id: String, type: SearchResultType) throws -> UInt32 {
+  /// Gives a new document the next ``DocID`` within its type.
+  private mutating func register(_ id: String, type: SearchResultType) throws {
     guard !id.isEmpty else {
       throw SearchError(
         .invalidDocument,
@@ -275,7 +270,6 @@ public struct IndexWriter {
     documentLocations.append(UInt32(type.index) << 30 | document)
     builders[type.index].entryStarts.append(builders[type.index].entries.buffer.count)
     builders[type.index].documentCount += 1
-    return document
   }
 
   /// Tokenizes `text` into field `field` of the document being added.
