@@ -168,24 +168,51 @@ struct StringColumn: Sendable {
 
 /// Builds a ``StringColumn``.
 struct StringColumnBuilder: Sendable {
-  var bytes: [UInt8] = []
-  var offsets: [UInt32] = [0]
+  /// The strings' bytes, one after another: a writer's titles reach hundreds of megabytes,
+  /// which a ``GrowableStore`` grows without copying.
+  private var store = GrowableStore<UInt8>()
+  private(set) var offsets: [UInt32] = [0]
 
   mutating func append(_ string: String?) {
     if let string {
+      if !isKnownUniquelyReferenced(&store) { store = store.copy() }
       var string = string
-      string.withUTF8 { bytes.append(contentsOf: $0) }
+      let store = store
+      string.withUTF8 { store.buffer.append(contentsOf: $0) }
     }
-    offsets.append(UInt32(truncatingIfNeeded: bytes.count))
+    offsets.append(UInt32(truncatingIfNeeded: byteCount))
+  }
+
+  /// Makes room for `added` more strings' offsets.
+  mutating func reserveCapacity(adding added: Int) {
+    offsets.reserveCapacity(adding: added)
   }
 
   var count: Int { offsets.count - 1 }
 
+  /// The number of bytes of all strings.
+  var byteCount: Int { store.buffer.count }
+
   /// Whether the text still fits the 32-bit offsets.
-  var fitsOffsets: Bool { bytes.count <= Int(UInt32.max) }
+  var fitsOffsets: Bool { byteCount <= Int(UInt32.max) }
+
+  /// Calls `body` with the bytes of all strings, one after another.
+  func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try withExtendedLifetime(store) { try body(store.buffer.buffer) }
+  }
 
   func build() -> StringColumn {
-    StringColumn(bytes: Column(bytes), offsets: Column(offsets))
+    StringColumn(bytes: withBytes { Column($0) }, offsets: Column(offsets))
+  }
+}
+
+extension Array {
+  /// Makes room for `added` more elements, and at least doubles the capacity when it grows:
+  /// reserving before each of many small batches then stays linear, as appending is.
+  mutating func reserveCapacity(adding added: Int) {
+    let required = count + added
+    guard required > capacity else { return }
+    reserveCapacity(Swift.max(required, capacity * 2))
   }
 }
 
@@ -253,6 +280,11 @@ struct URLColumnBuilder: Sendable {
   private var literalDocuments: [UInt32] = []
   private var literals = StringColumnBuilder()
   private var key: [UInt8] = []
+
+  /// Makes room for `added` more documents' template numbers.
+  mutating func reserveCapacity(adding added: Int) {
+    templateIndexes.reserveCapacity(adding: added)
+  }
 
   /// Adds the URL of the next document, whose id is `id`.
   ///

@@ -63,11 +63,11 @@ extension StringColumnBuilder {
   ///
   /// The strings are copied once, straight into the column's memory.
   func build(in order: DocumentOrder) -> StringColumn {
-    let total = bytes.count
+    let total = byteCount
     var permutedOffsets = [UInt32](repeating: 0, count: order.order.count + 1)
     let permutedBytes = LargeMemory.allocate(UInt8.self, capacity: max(total, 1))
     offsets.withUnsafeBufferPointer { offsets in
-      bytes.withUnsafeBufferPointer { bytes in
+      withBytes { bytes in
         var end = 0
         for (new, old) in order.order.enumerated() {
           let start = Int(offsets[Int(old)])

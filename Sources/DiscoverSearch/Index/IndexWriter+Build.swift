@@ -60,11 +60,13 @@ extension IndexWriter {
 
     let splits = makeTagSplits()
     var partitions: [TypePartition] = []
+    var scratch = InversionScratch(termCount: termCount)
+    defer { scratch.deallocate() }
     for builder in builders {
       partitions.append(
         try makePartition(
           builder, termCount: termCount, splits: splits, creators: creators,
-          order: orders[builder.type.index]))
+          order: orders[builder.type.index], scratch: &scratch))
     }
 
     let references = unresolved.map {
@@ -146,7 +148,7 @@ extension IndexWriter {
   /// by `order`.
   private func makePartition(
     _ builder: TypeBuilder, termCount: Int, splits: TagSplits,
-    creators: [UInt32], order: DocumentOrder
+    creators: [UInt32], order: DocumentOrder, scratch: inout InversionScratch
   ) throws -> TypePartition {
     let fieldCount = builder.fieldCount
     let documentCount = builder.documentCount
@@ -244,7 +246,7 @@ extension IndexWriter {
         main: entries, mainStarts: mainStarts, extras: extras.buffer, extraStarts: extraStarts,
         termCount: termCount, fieldCount: fieldCount,
         documentCount: documentCount, inverseNormalization: inverseNormalization,
-        norms: normBuffer.baseAddress!, order: order, type: builder.type)
+        norms: normBuffer.baseAddress!, order: order, type: builder.type, scratch: &scratch)
     }
     return TypePartition(
       type: builder.type, documentCount: documentCount, postings: postings,
@@ -263,18 +265,13 @@ extension IndexWriter {
     main: UnsafeBufferPointer<PostingEntry>, mainStarts: [Int],
     extras: UnsafeBufferPointer<PostingEntry>, extraStarts: [Int], termCount: Int, fieldCount: Int,
     documentCount: Int, inverseNormalization: [[Float]],
-    norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
+    norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType,
+    scratch: inout InversionScratch
   ) throws -> TypePostings {
     // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
-    // Read and written at random, one term per entry: huge pages keep them in the TLB.
-    let starts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
-    let mainEnds = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
-    let cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
-    defer {
-      LargeMemory.deallocate(starts)
-      LargeMemory.deallocate(mainEnds)
-      LargeMemory.deallocate(cursors)
-    }
+    let starts = scratch.starts
+    let mainEnds = scratch.mainEnds
+    let cursors = scratch.cursors
     starts.update(repeating: 0, count: termCount + 1)
     mainEnds.update(repeating: 0, count: termCount)
     for entry in main { mainEnds[Int(entry.term)] &+= 1 }
@@ -291,8 +288,7 @@ extension IndexWriter {
     starts[termCount] = total
     // The term is implied by where an occurrence lands, so the sorted copy holds the
     // snapshot's document in its place.
-    let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
-    defer { LargeMemory.deallocate(sorted) }
+    let sorted = scratch.occurrences(capacity: total)
     // Both passes visit documents in snapshot order, so the norms are read in order too.
     // The writer's documents come in another order, so each document's start and entries
     // are two dependent cache misses away. Both are prefetched, in two stages: the start of
@@ -379,7 +375,7 @@ extension IndexWriter {
 
   /// An entry in the scatter's output, where its term is implied by its place: the
   /// snapshot's document and `PostingEntry.fieldPosition` with the length code set.
-  private struct Occurrence: BitwiseCopyable {
+  fileprivate struct Occurrence: BitwiseCopyable {
     var document: UInt32
     var fieldPosition: UInt32
   }
@@ -411,6 +407,46 @@ extension IndexWriter {
       write += 1
     }
     return write
+  }
+}
+
+/// The memory `IndexWriter.invert` works in, allocated once per commit: the types after the
+/// first reuse pages the first one faulted in, where memory of their own would be fresh
+/// pages for the kernel to zero.
+private struct InversionScratch {
+  /// Per term: where its entries start in the sorted occurrences (one more, for the end),
+  /// where its extras start, and where its next occurrence goes. Read and written at
+  /// random, one term per entry: huge pages keep them in the TLB.
+  let starts: UnsafeMutablePointer<Int>
+  let mainEnds: UnsafeMutablePointer<Int>
+  let cursors: UnsafeMutablePointer<Int>
+  private var sorted: UnsafeMutablePointer<IndexWriter.Occurrence>
+  private var sortedCapacity: Int
+
+  init(termCount: Int) {
+    starts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
+    mainEnds = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    sortedCapacity = 0
+    sorted = LargeMemory.allocate(IndexWriter.Occurrence.self, capacity: 1)
+  }
+
+  /// Room for `capacity` occurrences, whose old contents are garbage.
+  mutating func occurrences(capacity: Int) -> UnsafeMutablePointer<IndexWriter.Occurrence> {
+    if capacity > sortedCapacity {
+      // Not `realloc`: it would copy the old occurrences, which are not needed.
+      LargeMemory.deallocate(sorted)
+      sorted = LargeMemory.allocate(IndexWriter.Occurrence.self, capacity: capacity)
+      sortedCapacity = capacity
+    }
+    return sorted
+  }
+
+  func deallocate() {
+    LargeMemory.deallocate(starts)
+    LargeMemory.deallocate(mainEnds)
+    LargeMemory.deallocate(cursors)
+    LargeMemory.deallocate(sorted)
   }
 }
 

@@ -111,11 +111,50 @@ public struct IndexWriter {
     // How many documents ahead the id's slot is fetched: enough for the load to arrive
     // while the documents before are analyzed.
     let lookahead = 2
+    reserveCapacity(for: documents)
     for index in documents.indices {
       if index &+ lookahead < documents.count {
         prefetchRegistration(of: documents[index &+ lookahead].id)
       }
       try add(documents[index])
+    }
+  }
+
+  /// Makes room for `documents` in the id table and the per-document arrays of their
+  /// types.
+  ///
+  /// An array that grows by doubling copies itself into fresh memory each time, and on
+  /// some machines the kernel's zeroing of fresh pages costs more than the copy: reserving
+  /// what a batch needs up front writes each array once. Growth stays geometric, so
+  /// reserving before each of many small batches costs no more than appending.
+  private mutating func reserveCapacity(for documents: UnsafeBufferPointer<Document>) {
+    var added = [0, 0, 0, 0]
+    for index in documents.indices { added[documents[index].type.index] &+= 1 }
+    documentIDs.reserveCapacity(documentIDs.count + documents.count)
+    documentLocations.reserveCapacity(adding: documents.count)
+    for type in SearchResultType.allCases where added[type.index] > 0 {
+      let count = added[type.index]
+      builders[type.index].reserveCapacity(adding: count)
+      switch type {
+      case .video:
+        videoViews.reserveCapacity(adding: count)
+        videoLikes.reserveCapacity(adding: count)
+        videoCreatedAt.reserveCapacity(adding: count)
+        videoCreatorIDs.reserveCapacity(adding: count)
+        videoSoundIDs.reserveCapacity(adding: count)
+        videoThumbnails.reserveCapacity(adding: count)
+      case .user:
+        userFollowers.reserveCapacity(adding: count)
+        userVerified.reserveCapacity(adding: count)
+        userDisplayNames.reserveCapacity(adding: count)
+        userCreatorTermStarts.reserveCapacity(adding: count)
+      case .hashtag:
+        hashtagViews.reserveCapacity(adding: count)
+        hashtagVideos.reserveCapacity(adding: count)
+      case .sound:
+        soundVideos.reserveCapacity(adding: count)
+        soundArtists.reserveCapacity(adding: count)
+      }
     }
   }
 
@@ -353,21 +392,33 @@ struct TypeBuilder: Sendable {
   }
 
   var fieldCount: Int { SearchField.fields(of: type).count }
+
+  /// Makes room for `added` more documents in the per-document arrays.
+  mutating func reserveCapacity(adding added: Int) {
+    entryStarts.reserveCapacity(adding: added)
+    norms.reserveCapacity(adding: added * fieldCount)
+    ids.reserveCapacity(adding: added)
+    titles.reserveCapacity(adding: added)
+  }
 }
 
-/// The postings entries of one type, in memory from ``LargeMemory``: tens of millions of
-/// entries grow by remapping pages instead of by copying them, as a Swift array would.
+/// The postings entries of one type.
+typealias PostingEntryStore = GrowableStore<PostingEntry>
+
+/// A growable array of plain values in memory from ``LargeMemory``, shared by reference:
+/// tens of millions of postings entries, or hundreds of megabytes of titles, grow by
+/// remapping pages instead of by copying them into fresh memory, as a Swift array would.
 ///
-/// Copy on write: a writer's copy shares the store until one of them adds (see
-/// `IndexWriter.appendStream`).
-final class PostingEntryStore: @unchecked Sendable {
+/// Copy on write: a writer's copy shares the store until one of them appends, which first
+/// makes its own ``copy()`` if the store is shared (see `IndexWriter.appendStream`).
+final class GrowableStore<Element: BitwiseCopyable>: @unchecked Sendable {
   // Invariant that makes this Sendable: the buffer is only modified through a uniquely
   // referenced store, by the writer that owns it.
-  var buffer = UnsafeGrowableBuffer<PostingEntry>()
+  var buffer = UnsafeGrowableBuffer<Element>()
 
-  /// A store with a copy of the entries.
-  func copy() -> PostingEntryStore {
-    let copy = PostingEntryStore()
+  /// A store with a copy of the elements.
+  func copy() -> GrowableStore {
+    let copy = GrowableStore()
     copy.buffer.append(contentsOf: buffer.buffer)
     return copy
   }

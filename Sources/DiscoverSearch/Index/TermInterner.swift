@@ -173,8 +173,21 @@ struct TermInterner {
     ).id
   }
 
+  /// Makes room for `minimumCount` terms in all, so that interning up to that many moves
+  /// no slot: a caller that knows how many keys are coming (a batch of documents' ids)
+  /// saves the table's doublings, each of which writes a new table into fresh memory.
+  mutating func reserveCapacity(_ minimumCount: Int) {
+    starts.reserveCapacity(adding: minimumCount - count)
+    var size = table.count
+    while minimumCount * 2 > size { size *= 2 }
+    if size > table.count { grow(to: size) }
+  }
+
   private mutating func grow() {
-    let size = table.count * 2
+    grow(to: table.count * 2)
+  }
+
+  private mutating func grow(to size: Int) {
     let newTable = SlotTable(count: size)
     let newSlots = newTable.slots
     let newMask = size - 1

@@ -103,5 +103,37 @@ import Testing
     #expect(try second.search("mountains", in: .videos).results.isEmpty)
     #expect(try first.search("first", in: .hashtags).results.map(\.id) == ["both"])
     #expect(try second.search("second", in: .hashtags).results.map(\.id) == ["both"])
+    // The stored titles are copied on write too: shared, each would read the other's bytes.
+    #expect(try first.search("mountains", in: .videos).results.map(\.title) == ["sunset mountains"])
+    #expect(try second.search("volcano", in: .videos).results.map(\.title) == ["sunset volcano"])
+    #expect(try first.search("first", in: .hashtags).results.map(\.title) == ["first"])
+    #expect(try second.search("second", in: .hashtags).results.map(\.title) == ["second"])
+  }
+
+  /// A batch reserves room in the per-document arrays and the id table before it adds;
+  /// batches of every size, one after another, must index what adding one by one does.
+  @Test func reservingBeforeEachBatchKeepsEveryDocument() throws {
+    var documents: [Document] = []
+    for number in 0..<3000 {
+      switch number % 4 {
+      case 0:
+        documents.append(
+          .video(Video(id: "v\(number)", title: "clip \(number)", creator: "u\(number - 1)")))
+      case 1: documents.append(.user(User(id: "u\(number)", username: "maker\(number)")))
+      case 2: documents.append(.hashtag(Hashtag(id: "h\(number)", name: "tag\(number)")))
+      default:
+        documents.append(.sound(Sound(id: "s\(number)", title: "tune \(number)", artist: "band")))
+      }
+    }
+    var single = IndexWriter()
+    for document in documents { try single.add(document) }
+    var batched = IndexWriter()
+    var start = 0
+    for size in [1, 2, 700, 3, 1500, 1, 793] {
+      try batched.add(contentsOf: documents[start..<(start + size)])
+      start += size
+    }
+    #expect(start == documents.count)
+    #expect(try savedBytes(try batched.makeIndex()) == savedBytes(try single.makeIndex()))
   }
 }
