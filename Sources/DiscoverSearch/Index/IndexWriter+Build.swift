@@ -60,13 +60,11 @@ extension IndexWriter {
 
     let splits = makeTagSplits()
     var partitions: [TypePartition] = []
-    var scratch = InversionScratch(termCount: termCount)
-    defer { scratch.deallocate() }
     for builder in builders {
       partitions.append(
         try makePartition(
           builder, termCount: termCount, splits: splits, creators: creators,
-          order: orders[builder.type.index], scratch: &scratch))
+          order: orders[builder.type.index]))
     }
 
     let references = unresolved.map {
@@ -148,7 +146,7 @@ extension IndexWriter {
   /// by `order`.
   private func makePartition(
     _ builder: TypeBuilder, termCount: Int, splits: TagSplits,
-    creators: [UInt32], order: DocumentOrder, scratch: inout InversionScratch
+    creators: [UInt32], order: DocumentOrder
   ) throws -> TypePartition {
     let fieldCount = builder.fieldCount
     let documentCount = builder.documentCount
@@ -246,7 +244,7 @@ extension IndexWriter {
         main: entries, mainStarts: mainStarts, extras: extras.buffer, extraStarts: extraStarts,
         termCount: termCount, fieldCount: fieldCount,
         documentCount: documentCount, inverseNormalization: inverseNormalization,
-        norms: normBuffer.baseAddress!, order: order, type: builder.type, scratch: &scratch)
+        norms: normBuffer.baseAddress!, order: order, type: builder.type)
     }
     return TypePartition(
       type: builder.type, documentCount: documentCount, postings: postings,
@@ -265,13 +263,18 @@ extension IndexWriter {
     main: UnsafeBufferPointer<PostingEntry>, mainStarts: [Int],
     extras: UnsafeBufferPointer<PostingEntry>, extraStarts: [Int], termCount: Int, fieldCount: Int,
     documentCount: Int, inverseNormalization: [[Float]],
-    norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType,
-    scratch: inout InversionScratch
+    norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
   ) throws -> TypePostings {
     // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
-    let starts = scratch.starts
-    let mainEnds = scratch.mainEnds
-    let cursors = scratch.cursors
+    // Read and written at random, one term per entry: huge pages keep them in the TLB.
+    let starts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
+    let mainEnds = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    let cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    defer {
+      LargeMemory.deallocate(starts)
+      LargeMemory.deallocate(mainEnds)
+      LargeMemory.deallocate(cursors)
+    }
     starts.update(repeating: 0, count: termCount + 1)
     mainEnds.update(repeating: 0, count: termCount)
     for entry in main { mainEnds[Int(entry.term)] &+= 1 }
@@ -288,7 +291,8 @@ extension IndexWriter {
     starts[termCount] = total
     // The term is implied by where an occurrence lands, so the sorted copy holds the
     // snapshot's document in its place.
-    let sorted = scratch.occurrences(capacity: total)
+    let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
+    defer { LargeMemory.deallocate(sorted) }
     // Both passes visit documents in snapshot order, so the norms are read in order too.
     // The writer's documents come in another order, so each document's start and entries
     // are two dependent cache misses away. Both are prefetched, in two stages: the start of
@@ -375,7 +379,7 @@ extension IndexWriter {
 
   /// An entry in the scatter's output, where its term is implied by its place: the
   /// snapshot's document and `PostingEntry.fieldPosition` with the length code set.
-  fileprivate struct Occurrence: BitwiseCopyable {
+  private struct Occurrence: BitwiseCopyable {
     var document: UInt32
     var fieldPosition: UInt32
   }
@@ -407,46 +411,6 @@ extension IndexWriter {
       write += 1
     }
     return write
-  }
-}
-
-/// The memory `IndexWriter.invert` works in, allocated once per commit: the types after the
-/// first reuse pages the first one faulted in, where memory of their own would be fresh
-/// pages for the kernel to zero.
-private struct InversionScratch {
-  /// Per term: where its entries start in the sorted occurrences (one more, for the end),
-  /// where its extras start, and where its next occurrence goes. Read and written at
-  /// random, one term per entry: huge pages keep them in the TLB.
-  let starts: UnsafeMutablePointer<Int>
-  let mainEnds: UnsafeMutablePointer<Int>
-  let cursors: UnsafeMutablePointer<Int>
-  private var sorted: UnsafeMutablePointer<IndexWriter.Occurrence>
-  private var sortedCapacity: Int
-
-  init(termCount: Int) {
-    starts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
-    mainEnds = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
-    cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
-    sortedCapacity = 0
-    sorted = LargeMemory.allocate(IndexWriter.Occurrence.self, capacity: 1)
-  }
-
-  /// Room for `capacity` occurrences, whose old contents are garbage.
-  mutating func occurrences(capacity: Int) -> UnsafeMutablePointer<IndexWriter.Occurrence> {
-    if capacity > sortedCapacity {
-      // Not `realloc`: it would copy the old occurrences, which are not needed.
-      LargeMemory.deallocate(sorted)
-      sorted = LargeMemory.allocate(IndexWriter.Occurrence.self, capacity: capacity)
-      sortedCapacity = capacity
-    }
-    return sorted
-  }
-
-  func deallocate() {
-    LargeMemory.deallocate(starts)
-    LargeMemory.deallocate(mainEnds)
-    LargeMemory.deallocate(cursors)
-    LargeMemory.deallocate(sorted)
   }
 }
 
