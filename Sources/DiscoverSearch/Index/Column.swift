@@ -206,16 +206,6 @@ struct StringColumnBuilder: Sendable {
   }
 }
 
-extension Array {
-  /// Makes room for `added` more elements, and at least doubles the capacity when it grows:
-  /// reserving before each of many small batches then stays linear, as appending is.
-  mutating func reserveCapacity(adding added: Int) {
-    let required = count + added
-    guard required > capacity else { return }
-    reserveCapacity(Swift.max(required, capacity * 2))
-  }
-}
-
 /// Thumbnail URLs, stored as a template and the document's id when the URL contains it.
 ///
 /// CDN URLs differ only in the id (`https://cdn.example.com/t/v123.jpg`), so storing
