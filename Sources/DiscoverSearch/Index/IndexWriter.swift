@@ -308,7 +308,6 @@ public struct IndexWriter {
     }
     documentLocations.append(UInt32(type.index) << 30 | document)
     builders[type.index].entryStarts.append(builders[type.index].entries.buffer.count)
-    builders[type.index].documentCount += 1
   }
 
   /// Tokenizes `text` into field `field` of the document being added.
@@ -377,7 +376,6 @@ public struct IndexWriter {
 /// What the writer collects for one content type before a commit.
 struct TypeBuilder: Sendable {
   let type: SearchResultType
-  var documentCount = 0
   /// One entry per token, in the order documents were added.
   var entries = PostingEntryStore()
   /// Where each document's entries start in ``entries``, by the writer's document number.
@@ -392,6 +390,9 @@ struct TypeBuilder: Sendable {
   }
 
   var fieldCount: Int { SearchField.fields(of: type).count }
+
+  /// The number of documents added: one entry start each.
+  var documentCount: Int { entryStarts.count }
 
   /// Makes room for `added` more documents in the per-document arrays.
   mutating func reserveCapacity(adding added: Int) {
