@@ -189,28 +189,40 @@ struct ThresholdSearch {
       batch.count = 0
       // At most a batch's worth of entries is read before the bound is checked again, even
       // when most are dropped: reading on would overshoot where the search can stop.
-      let end = min(alternatives[next].position + Batch.capacity, alternatives[next].count)
-      entriesRead += end - alternatives[next].position
-      while alternatives[next].position < end {
-        let position = alternatives[next].position
-        let document = alternatives[next].documents[position]
-        let impact = alternatives[next].impacts[position]
-        alternatives[next].position += 1
+      var position = alternative.position
+      let end = min(position + Batch.capacity, alternative.count)
+      entriesRead += end - position
+      let dropsByBound = threshold < Float.infinity
+      let listsEachOnce = isSingleTerm
+      // Deep in a list, runs of entries share an impact (lengths are quantized to a byte),
+      // so the text bound is computed once per run, by the same expression.
+      var runImpact = -Float.infinity
+      var runText = Float.infinity
+      while position < end {
+        let document = alternative.documents[position]
+        let impact = alternative.impacts[position]
+        position += 1
         var text = Float.infinity
-        if threshold < Float.infinity {
-          text = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
-          let factor = blend.factorBound(of: document)
+        if dropsByBound {
+          if impact != runImpact {
+            runImpact = impact
+            runText = alternative.weight * (alternative.idf * scorer.saturate(impact)) + others
+          }
+          text = runText
           // A dropped document is not marked seen: it cannot enter now, nor later (the
           // k-th score only rises), so meeting it again in another list costs at most a
           // wasted scoring, and most are dropped again.
-          if !Self.mayReach(threshold, text: text, factor: factor) { continue }
+          if !Self.mayReach(threshold, text: text, factor: blend.factorBound(of: document)) {
+            continue
+          }
         }
         // A lone term lists each document once.
-        guard isSingleTerm || seen.insert(document) else { continue }
+        guard listsEachOnce || seen.insert(document) else { continue }
         // The text bound waits in the score lane, which scoring overwrites.
         batch.scores[batch.count] = text
         batch.append(document, impact)
       }
+      alternatives[next].position = position
       // Past its run's largest factor, a document's own factor (one load, overlapped across
       // the batch) with the same text bound drops more of them before random access, which
       // costs a few loads per other list.
