@@ -47,20 +47,31 @@ struct Highlighter {
     }
     stream.removeAll()
     workspace.highlightTokenizer.tokenize(title, into: stream)
-    var spans: [Range<Int>] = []
+    // Spans gather in the workspace's buffer, kept from card to card, and are merged in
+    // place, so a card allocates only its result.
+    var spans = workspace.highlightSpans
+    workspace.highlightSpans = []
+    defer {
+      spans.removeAll(keepingCapacity: true)
+      workspace.highlightSpans = spans
+    }
     for token in stream.tokens where isQueryTerm(token) {
       spans.append(Int(token.sourceStart)..<Int(token.sourceEnd))
     }
     guard !spans.isEmpty else { return [] }
     spans.sort { $0.lowerBound < $1.lowerBound }
-    var merged: [Range<Int>] = []
-    for span in spans {
-      if let last = merged.last, span.lowerBound <= last.upperBound {
-        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+    var merged = 0
+    for index in spans.indices {
+      // `merged` never passes `index`, so the spans still to read are untouched.
+      let span = spans[index]
+      if merged > 0, span.lowerBound <= spans[merged - 1].upperBound {
+        let last = spans[merged - 1]
+        spans[merged - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
       } else {
-        merged.append(span)
+        spans[merged] = span
+        merged += 1
       }
     }
-    return merged.map { HighlightRange(utf8Offsets: $0) }
+    return spans[..<merged].map { HighlightRange(utf8Offsets: $0) }
   }
 }

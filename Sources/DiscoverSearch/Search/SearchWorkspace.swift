@@ -13,6 +13,8 @@ final class SearchWorkspace: @unchecked Sendable {
     return tokenizer
   }()
   let highlightStream = TokenStream()
+  /// The matched spans of the card being highlighted.
+  var highlightSpans: [Range<Int>] = []
   /// Analyzes the query as a name field would be, for exact matches.
   var fieldTokenizer = Tokenizer(mode: .document)
   let fieldStream = TokenStream()
