@@ -55,9 +55,13 @@ struct LeadSortedSearch {
     }
     // Pass 1: count, and keep the matches with their frequencies of the rarest term. The
     // matches are at most the lead's postings, so both arrays are written in place, without
-    // an append's capacity and uniqueness checks per match.
-    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
+    // an append's capacity and uniqueness checks per match. Each block's documents are
+    // tested first without a branch (a match is as likely as not, so a branch per test
+    // would mispredict often and leave one bitmap load in flight at a time), keeping the
+    // slots of its matches; then only those have their frequencies read.
+    let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * PostingBlock.capacity)
     defer { scratch.deallocate() }
+    let matchSlots = scratch + PostingBlock.capacity
     let capacity = Int(postings.lists[lead.listIndex].documentFrequency)
     let fieldCount = partition.fieldCount
     var frequencies: [SIMD4<UInt32>] = []
@@ -67,26 +71,30 @@ struct LeadSortedSearch {
         var cursor = PostingCursor(
           postings: postings, listIndex: lead.listIndex, scratch: scratch)
         var count = 0
-        while cursor.document != PostingCursor.end && count < capacity {
-          let document = cursor.document
-          var isMatch = true
-          for bitmap in words
-          where bitmap[Int(document >> 6)] & (1 << UInt64(document & 63)) == 0 {
-            isMatch = false
-            break
+        while cursor.document != PostingCursor.end {
+          let block = cursor.blockDocuments
+          var matches = 0
+          for slot in 0..<block.count {
+            let document = block[slot]
+            var isMatch: UInt64 = 1
+            for bitmap in words { isMatch &= bitmap[Int(document >> 6)] >> UInt64(document & 63) }
+            matchSlots[matches] = UInt32(slot)
+            matches &+= Int(isMatch & 1)
           }
-          if isMatch {
-            documents.initializeElement(at: count, to: document)
+          for match in 0..<min(matches, capacity - count) {
+            let slot = Int(matchSlots[match])
+            documents.initializeElement(at: count, to: block[slot])
             // Lanes built whole, not set one by one (see BM25F.fieldPart).
             frequencies.initializeElement(
               at: count,
               to: SIMD4(
-                cursor.frequency(inField: 0), fieldCount > 1 ? cursor.frequency(inField: 1) : 0,
-                fieldCount > 2 ? cursor.frequency(inField: 2) : 0,
-                fieldCount > 3 ? cursor.frequency(inField: 3) : 0))
+                cursor.frequency(inField: 0, slot: slot),
+                fieldCount > 1 ? cursor.frequency(inField: 1, slot: slot) : 0,
+                fieldCount > 2 ? cursor.frequency(inField: 2, slot: slot) : 0,
+                fieldCount > 3 ? cursor.frequency(inField: 3, slot: slot) : 0))
             count += 1
           }
-          cursor.next()
+          cursor.jump(toBlock: cursor.block + 1)
         }
         frequencyCount = count
       }

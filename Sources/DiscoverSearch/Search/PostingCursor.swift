@@ -183,7 +183,7 @@ struct PostingCursor {
 
   /// Frequency of `field` for the posting at `slot` of the current block.
   @inline(__always)
-  private func frequency(inField field: Int, slot: Int) -> UInt32 {
+  func frequency(inField field: Int, slot: Int) -> UInt32 {
     let width = Int(frequencyWidths[field])
     if width == 0 { return 0 }
     return BitPacking.value(
