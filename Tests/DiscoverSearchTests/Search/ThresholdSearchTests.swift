@@ -65,6 +65,42 @@ import Testing
     }
   }
 
+  /// A rarer word whose list spans several blocks, with a frequent word that half of its
+  /// documents hold: the lead-sorted search tests each block's documents against the
+  /// bitmap without a branch and keeps the matches' slots. Its count, hits and scores must
+  /// equal the scan's on every page, and its count the slow reference's.
+  @Test func leadSortedSearchOverSeveralBlocksEqualsTheScan() throws {
+    let videos = (0..<9_000).map { number in
+      var title = number.isMultiple(of: 2) ? "the alpha" : "alpha"
+      // 258 documents: more than two blocks of 128, fewer than the 1/32 of the documents
+      // that would give the word a bitmap of its own.
+      if number.isMultiple(of: 35) { title += String(repeating: " beta", count: 1 + number % 3) }
+      return Video(id: "v\(number)", title: title, viewCount: number * 7_919 % 100_000)
+    }
+    let index = try DiscoverIndex.build(from: videos.map(Document.video))
+    let postings = index.snapshot.partition(.video).postings
+    let beta = try #require(Array("beta".utf8).withUnsafeBytes { index.snapshot.terms.find($0) })
+    let list = try #require(postings.listIndex(for: TermID(beta)))
+    #expect(postings.lists[list].blockCount > 2)
+    #expect(postings.bitmapIndex(ofList: list) == nil)
+    let reference = try #require(index.referenceCounts(for: "beta the"))
+    var cursor: SearchCursor?
+    for page in 0..<4 {
+      let fast = try index.search(
+        "beta the", in: .videos, limit: 20, after: cursor, ranking: .pinned)
+      let slow = try index.search(
+        "beta the", in: .videos, limit: 20, after: cursor, ranking: Self.scanOnly)
+      #expect(fast.totalHits == 129)
+      #expect(fast.facets == reference.facets)
+      #expect(fast.results.map(\.id) == slow.results.map(\.id), "page \(page)")
+      #expect(fast.results.map(\.score) == slow.results.map(\.score), "page \(page)")
+      cursor = fast.nextCursor
+    }
+    // The Users tab only counts the videos: the count-only pass of the same search.
+    let counted = try index.search("beta the", in: .users, limit: 10, ranking: .pinned)
+    #expect(counted.facets == reference.facets)
+  }
+
   /// Every tab counts the types it does not show without ranking them (one term: its
   /// document frequency): the facets must equal the slow reference's, whatever the tab.
   @Test(arguments: [SearchTab.top, .videos, .users, .hashtags, .sounds])
