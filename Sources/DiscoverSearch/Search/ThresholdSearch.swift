@@ -216,6 +216,12 @@ struct ThresholdSearch {
             continue
           }
         }
+        // A document missing from another group's bitmaps matches nothing: it is dropped
+        // before its factor is loaded or it is scored. The bitmaps of a few frequent
+        // words stay in cache; the factors and the frequencies of a deep read do not.
+        if !listsEachOnce && !isInOtherGroups(document, except: nextGroup, groupCount: groupCount) {
+          continue
+        }
         // A lone term lists each document once.
         guard listsEachOnce || seen.insert(document) else { continue }
         // The text bound waits in the score lane, which scoring overwrites.
@@ -509,6 +515,24 @@ struct ThresholdSearch {
 
   /// Matches per requested hit that sorted access must be expected to meet.
   static let matchesPerHit = 32
+
+  /// Whether `document` is in the bitmap of some alternative of every group but `except`
+  /// (every alternative of a query of several terms has one).
+  @inline(__always)
+  private func isInOtherGroups(_ document: UInt32, except: Int, groupCount: Int) -> Bool {
+    let word = Int(document >> 6)
+    let bit: UInt64 = 1 << UInt64(document & 63)
+    for group in 0..<groupCount where group != except {
+      var isMember = false
+      for index in groupStarts[group]..<groupStarts[group + 1]
+      where alternatives[index].bitmap![word] & bit != 0 {
+        isMember = true
+        break
+      }
+      if !isMember { return false }
+    }
+    return true
+  }
 
   /// Whether some group's lists are all complete and read, so every match was seen.
   private func isExhaustedGroupComplete() -> Bool {
