@@ -175,7 +175,7 @@ struct StringColumnBuilder: Sendable {
 
   mutating func append(_ string: String?) {
     if let string {
-      if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+      GrowableStore.makeUnique(&store)
       var string = string
       let store = store
       string.withUTF8 { store.buffer.append(contentsOf: $0) }

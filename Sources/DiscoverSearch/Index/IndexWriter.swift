@@ -324,9 +324,7 @@ public struct IndexWriter {
     guard tokenCount > 0 else { return }
     // Append to a local view of the store's buffer and put it back once: appending through
     // `builders[builder]` would check uniqueness and exclusive access per token.
-    if !isKnownUniquelyReferenced(&builders[builder].entries) {
-      builders[builder].entries = builders[builder].entries.copy()
-    }
+    PostingEntryStore.makeUnique(&builders[builder].entries)
     let store = builders[builder].entries
     var entries = store.buffer
     defer { store.buffer = entries }
@@ -411,11 +409,16 @@ typealias PostingEntryStore = GrowableStore<PostingEntry>
 /// remapping pages instead of by copying them into fresh memory, as a Swift array would.
 ///
 /// Copy on write: a writer's copy shares the store until one of them appends, which first
-/// makes its own ``copy()`` if the store is shared (see `IndexWriter.appendStream`).
+/// makes its own with ``makeUnique(_:)`` (see `IndexWriter.appendStream`).
 final class GrowableStore<Element: BitwiseCopyable>: @unchecked Sendable {
   // Invariant that makes this Sendable: the buffer is only modified through a uniquely
   // referenced store, by the writer that owns it.
   var buffer = UnsafeGrowableBuffer<Element>()
+
+  /// Makes `store` its holder's own before a change: a copy when another holder shares it.
+  static func makeUnique(_ store: inout GrowableStore) {
+    if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+  }
 
   /// A store with a copy of the elements.
   func copy() -> GrowableStore {
