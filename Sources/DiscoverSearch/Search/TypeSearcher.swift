@@ -250,6 +250,46 @@ private struct GroupBitmap {
   }
 }
 
+/// Matches of a bitmap conjunction waiting to be scored together
+/// (`Evaluation.offer(_:coverage:)`), in storage allocated once per search.
+private struct BitmapBatch {
+  static let capacity = 16
+  var count = 0
+  /// One allocation: documents, factors, x, best and text (four bytes each), then isWanted.
+  private let storage = UnsafeMutableRawPointer.allocate(
+    byteCount: BitmapBatch.capacity * (4 * 5 + 1), alignment: 16)
+
+  init() {
+    for index in 0..<BitmapBatch.capacity { isWanted[index] = true }
+  }
+
+  var documents: UnsafeMutablePointer<UInt32> { storage.assumingMemoryBound(to: UInt32.self) }
+  var factors: UnsafeMutablePointer<Float> { lane(1) }
+  /// A document's weighted frequency in the alternative being read; -1 when it lacks it.
+  var x: UnsafeMutablePointer<Float> { lane(2) }
+  /// The best alternative's score in the group being read.
+  var best: UnsafeMutablePointer<Float> { lane(3) }
+  var text: UnsafeMutablePointer<Float> { lane(4) }
+  /// Always true: every match is read in every list.
+  var isWanted: UnsafeMutablePointer<Bool> {
+    (storage + 20 * BitmapBatch.capacity).assumingMemoryBound(to: Bool.self)
+  }
+  var isFull: Bool { count == BitmapBatch.capacity }
+
+  @inline(__always)
+  private func lane(_ lane: Int) -> UnsafeMutablePointer<Float> {
+    (storage + lane * 4 * BitmapBatch.capacity).assumingMemoryBound(to: Float.self)
+  }
+
+  mutating func append(_ document: UInt32, factor: Float) {
+    documents[count] = document
+    factors[count] = factor
+    count += 1
+  }
+
+  func deallocate() { storage.deallocate() }
+}
+
 /// The mutable state of one search in one type.
 private struct Evaluation {
   let scorer: BM25F
@@ -646,7 +686,8 @@ private struct Evaluation {
   /// of the groups' list bounds times the largest static factor among its documents cannot
   /// reach the top hits; a match is scored only when that sum times its own factor can, and
   /// then every group is read at random through its bitmap's rank directory
-  /// (``BitmapRandomAccess``). Nothing is decoded on the way: walking the rarest list instead
+  /// (``BitmapRandomAccess``), for sixteen such matches at a time (``offer(_:coverage:)``).
+  /// Nothing is decoded on the way: walking the rarest list instead
   /// would decode and probe each of its postings, and for frequent words nearly every block
   /// holds a posting at the list's bound, so block-max pruning skips nothing.
   private mutating func runBitmapConjunction(wordCount: Int) {
@@ -662,6 +703,8 @@ private struct Evaluation {
     var total = 0
     let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
     defer { chunk.deallocate() }
+    var batch = BitmapBatch()
+    defer { batch.deallocate() }
     var start = 0
     while start < wordCount {
       let chunkCount = min(BitmapConjunction.chunkWords, wordCount - start)
@@ -686,17 +729,54 @@ private struct Evaluation {
             canEnter(
               bound: ScoreBlend.combine(text: textBound, factor: factor), coverage: coverage)
           else { continue }
-          var text: Float = 0
-          for group in 0..<groupCount { text += bitmapScore(group: group, document: document) }
-          let hit = Hit(
-            score: ScoreBlend.combine(text: text, factor: factor), document: document,
-            coverage: coverage)
-          if accepts(hit) { heap.insert(hit) }
+          batch.append(document, factor: factor)
+          if batch.isFull { offer(&batch, coverage: coverage) }
         }
       }
       start += chunkCount
     }
+    offer(&batch, coverage: coverage)
     count = total
+  }
+
+  /// Scores the matches waiting in `batch` and offers them, then empties it.
+  ///
+  /// Every group is read through its bitmaps for the whole batch at once
+  /// (``BitmapRandomAccess/weightedFrequencies(of:isWanted:listIndex:bitmapIndex:into:)``):
+  /// the rank, block and frequency loads of different documents are independent, so their
+  /// cache misses overlap instead of each waiting for the one before, as they do when the
+  /// matches are scored one by one. Groups are summed in order and each takes its best
+  /// alternative, as ``bitmapScore(group:document:)`` does, so the scores are the same.
+  /// Matches were admitted against the heap as it was when they joined the batch, which
+  /// only keeps a few more than needed: each is scored exactly.
+  private mutating func offer(_ batch: inout BitmapBatch, coverage: UInt8) {
+    let count = batch.count
+    guard count > 0 else { return }
+    let documents = UnsafeBufferPointer(start: batch.documents, count: count)
+    let isWanted = UnsafeBufferPointer(start: batch.isWanted, count: count)
+    let x = UnsafeMutableBufferPointer(start: batch.x, count: count)
+    for index in 0..<count { batch.text[index] = 0 }
+    for groupBitmaps in bitmaps {
+      for index in 0..<count { batch.best[index] = 0 }
+      for bitmap in groupBitmaps! {
+        randomAccess.weightedFrequencies(
+          of: documents, isWanted: isWanted, listIndex: bitmap.list,
+          bitmapIndex: bitmap.bitmap, into: x)
+        let weight = weights[bitmap.cursor]
+        let idf = idfs[bitmap.cursor]
+        for index in 0..<count where x[index] >= 0 {
+          batch.best[index] = max(batch.best[index], weight * (idf * scorer.saturate(x[index])))
+        }
+      }
+      for index in 0..<count { batch.text[index] += batch.best[index] }
+    }
+    for index in 0..<count {
+      let hit = Hit(
+        score: ScoreBlend.combine(text: batch.text[index], factor: batch.factors[index]),
+        document: batch.documents[index], coverage: coverage)
+      if accepts(hit) { heap.insert(hit) }
+    }
+    batch.count = 0
   }
 
   /// Whether every phrase occurs in `document`: its terms at consecutive positions of one

@@ -65,6 +65,36 @@ import Testing
     }
   }
 
+  /// Field weights other than the impacts' rule out the threshold and lead-sorted
+  /// searches, so a conjunction whose terms all have bitmaps walks them: a term with
+  /// alternatives (an emoji and its name) and a frequent word, in titles of seven lengths
+  /// and with views that differ. The walk scores the matches it admits sixteen at a time,
+  /// reading every list for the whole batch; its hits, scores and count must equal the
+  /// scan's on every page.
+  @Test func bitmapWalkScoresInBatchesAsTheScanDoes() throws {
+    let videos = (0..<9_000).map { number in
+      Video(
+        id: "v\(number)", title: "🔥 beta" + String(repeating: " x", count: number % 7),
+        description: number.isMultiple(of: 3) ? "beta fire" : nil,
+        viewCount: number * 7_919 % 100_000)
+    }
+    let index = try DiscoverIndex.build(from: videos.map(Document.video))
+    var walk = RankingOptions.pinned
+    walk.fieldWeights[.videoTitle] = 2.5
+    var scan = Self.scanOnly
+    scan.fieldWeights[.videoTitle] = 2.5
+    var cursor: SearchCursor?
+    for page in 0..<4 {
+      let fast = try index.search("🔥 beta", in: .videos, limit: 20, after: cursor, ranking: walk)
+      let slow = try index.search("🔥 beta", in: .videos, limit: 20, after: cursor, ranking: scan)
+      #expect(fast.totalHits == 9_000)
+      #expect(Set(fast.results.map(\.score)).count > 1, "page \(page): the scores should differ")
+      #expect(fast.results.map(\.id) == slow.results.map(\.id), "page \(page)")
+      #expect(fast.results.map(\.score) == slow.results.map(\.score), "page \(page)")
+      cursor = fast.nextCursor
+    }
+  }
+
   /// A rarer word whose list spans several blocks, with a frequent word that half of its
   /// documents hold: the lead-sorted search tests each block's documents against the
   /// bitmap without a branch and keeps the matches' slots. Its count, hits and scores must
