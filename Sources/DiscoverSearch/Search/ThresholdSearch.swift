@@ -266,69 +266,8 @@ struct ThresholdSearch {
     return TypeHits(hits: heap.sorted(), count: count)
   }
 
-  /// Up to ``capacity`` documents scored together, in storage allocated once per search.
-  private struct Batch {
-    static let capacity = 16
-    var count = 0
-    /// One allocation: documents, impacts, scores, factors, then the scratch of
-    /// `scoreBatch` (best, x), then isMatch and present.
-    private let storage = UnsafeMutableRawPointer.allocate(
-      byteCount: Batch.capacity * (4 * 6 + 2), alignment: 16)
-    var documents: UnsafeMutablePointer<UInt32> {
-      storage.assumingMemoryBound(to: UInt32.self)
-    }
-    /// The weighted frequency of each document in the list it was read from.
-    var impacts: UnsafeMutablePointer<Float> { floats(lane: 1) }
-    var scores: UnsafeMutablePointer<Float> { floats(lane: 2) }
-    var factors: UnsafeMutablePointer<Float> { floats(lane: 3) }
-    var best: UnsafeMutablePointer<Float> { floats(lane: 4) }
-    var x: UnsafeMutablePointer<Float> { floats(lane: 5) }
-
-    /// The `lane`-th run of ``capacity`` four-byte values of the storage.
-    @inline(__always)
-    private func floats(lane: Int) -> UnsafeMutablePointer<Float> {
-      (storage + lane * 4 * Batch.capacity).assumingMemoryBound(to: Float.self)
-    }
-
-    var isMatch: UnsafeMutablePointer<Bool> {
-      (storage + 24 * Batch.capacity).assumingMemoryBound(to: Bool.self)
-    }
-    var present: UnsafeMutablePointer<Bool> {
-      (storage + 25 * Batch.capacity).assumingMemoryBound(to: Bool.self)
-    }
-
-    init() {
-      for index in 0..<Batch.capacity {
-        isMatch[index] = true
-        factors[index] = 1
-      }
-    }
-
-    mutating func append(_ document: UInt32, _ impact: Float) {
-      documents[count] = document
-      impacts[count] = impact
-      isMatch[count] = true
-      count += 1
-    }
-
-    /// Reads the static factor of every match that could score at least `threshold` with
-    /// the largest factor of its run of 64 documents, and drops the others; the loads are
-    /// independent of each other.
-    func loadFactors(_ blend: ScoreBlend, below threshold: Float) {
-      guard let factors = blend.factors else { return }
-      for index in 0..<count where isMatch[index] {
-        // The largest factor of the document's run of 64 (in cache) before its own.
-        let runMaximum = factors.chunkMaximum(of: documents[index])
-        if ScoreBlend.combine(text: scores[index], factor: runMaximum) < threshold {
-          isMatch[index] = false
-        } else {
-          self.factors[index] = factors.factors[Int(documents[index])]
-        }
-      }
-    }
-
-    func deallocate() { storage.deallocate() }
-  }
+  /// The threshold search's batches (``ScoringBatch``).
+  private typealias Batch = ScoringBatch
 
   /// Scores a batch: every document's exact score, or `isMatch` false when it misses a
   /// group. Groups are summed in the same order as the scanning search, and the document's
@@ -687,4 +626,71 @@ struct DocumentSet {
     slots = [UInt32](repeating: UInt32.max, count: old.count * 2)
     for value in old where value != UInt32.max { _ = insert(value) }
   }
+}
+
+/// Up to ``capacity`` documents scored together, in storage allocated once per search: the
+/// threshold search's batches, and the matches of the bitmap walk
+/// (`Evaluation.offer(_:coverage:)` in TypeSearcher.swift). Scoring a batch reads each list
+/// for all its documents in stages, so that their cache misses overlap.
+struct ScoringBatch {
+  static let capacity = 16
+  var count = 0
+  /// One allocation: documents, impacts, scores, factors, then the scratch of
+  /// `scoreBatch` (best, x), then isMatch and present.
+  private let storage = UnsafeMutableRawPointer.allocate(
+    byteCount: ScoringBatch.capacity * (4 * 6 + 2), alignment: 16)
+  var documents: UnsafeMutablePointer<UInt32> {
+    storage.assumingMemoryBound(to: UInt32.self)
+  }
+  /// The weighted frequency of each document in the list it was read from.
+  var impacts: UnsafeMutablePointer<Float> { floats(lane: 1) }
+  var scores: UnsafeMutablePointer<Float> { floats(lane: 2) }
+  var factors: UnsafeMutablePointer<Float> { floats(lane: 3) }
+  var best: UnsafeMutablePointer<Float> { floats(lane: 4) }
+  var x: UnsafeMutablePointer<Float> { floats(lane: 5) }
+
+  /// The `lane`-th run of ``capacity`` four-byte values of the storage.
+  @inline(__always)
+  private func floats(lane: Int) -> UnsafeMutablePointer<Float> {
+    (storage + lane * 4 * ScoringBatch.capacity).assumingMemoryBound(to: Float.self)
+  }
+
+  var isMatch: UnsafeMutablePointer<Bool> {
+    (storage + 24 * ScoringBatch.capacity).assumingMemoryBound(to: Bool.self)
+  }
+  var present: UnsafeMutablePointer<Bool> {
+    (storage + 25 * ScoringBatch.capacity).assumingMemoryBound(to: Bool.self)
+  }
+
+  init() {
+    for index in 0..<ScoringBatch.capacity {
+      isMatch[index] = true
+      factors[index] = 1
+    }
+  }
+
+  mutating func append(_ document: UInt32, _ impact: Float) {
+    documents[count] = document
+    impacts[count] = impact
+    isMatch[count] = true
+    count += 1
+  }
+
+  /// Reads the static factor of every match that could score at least `threshold` with
+  /// the largest factor of its run of 64 documents, and drops the others; the loads are
+  /// independent of each other.
+  func loadFactors(_ blend: ScoreBlend, below threshold: Float) {
+    guard let factors = blend.factors else { return }
+    for index in 0..<count where isMatch[index] {
+      // The largest factor of the document's run of 64 (in cache) before its own.
+      let runMaximum = factors.chunkMaximum(of: documents[index])
+      if ScoreBlend.combine(text: scores[index], factor: runMaximum) < threshold {
+        isMatch[index] = false
+      } else {
+        self.factors[index] = factors.factors[Int(documents[index])]
+      }
+    }
+  }
+
+  func deallocate() { storage.deallocate() }
 }

@@ -250,46 +250,6 @@ private struct GroupBitmap {
   }
 }
 
-/// Matches of a bitmap conjunction waiting to be scored together
-/// (`Evaluation.offer(_:coverage:)`), in storage allocated once per search.
-private struct BitmapBatch {
-  static let capacity = 16
-  var count = 0
-  /// One allocation: documents, factors, x, best and text (four bytes each), then isWanted.
-  private let storage = UnsafeMutableRawPointer.allocate(
-    byteCount: BitmapBatch.capacity * (4 * 5 + 1), alignment: 16)
-
-  init() {
-    for index in 0..<BitmapBatch.capacity { isWanted[index] = true }
-  }
-
-  var documents: UnsafeMutablePointer<UInt32> { storage.assumingMemoryBound(to: UInt32.self) }
-  var factors: UnsafeMutablePointer<Float> { lane(1) }
-  /// A document's weighted frequency in the alternative being read; -1 when it lacks it.
-  var x: UnsafeMutablePointer<Float> { lane(2) }
-  /// The best alternative's score in the group being read.
-  var best: UnsafeMutablePointer<Float> { lane(3) }
-  var text: UnsafeMutablePointer<Float> { lane(4) }
-  /// Always true: every match is read in every list.
-  var isWanted: UnsafeMutablePointer<Bool> {
-    (storage + 20 * BitmapBatch.capacity).assumingMemoryBound(to: Bool.self)
-  }
-  var isFull: Bool { count == BitmapBatch.capacity }
-
-  @inline(__always)
-  private func lane(_ lane: Int) -> UnsafeMutablePointer<Float> {
-    (storage + lane * 4 * BitmapBatch.capacity).assumingMemoryBound(to: Float.self)
-  }
-
-  mutating func append(_ document: UInt32, factor: Float) {
-    documents[count] = document
-    factors[count] = factor
-    count += 1
-  }
-
-  func deallocate() { storage.deallocate() }
-}
-
 /// The mutable state of one search in one type.
 private struct Evaluation {
   let scorer: BM25F
@@ -703,7 +663,7 @@ private struct Evaluation {
     var total = 0
     let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
     defer { chunk.deallocate() }
-    var batch = BitmapBatch()
+    var batch = ScoringBatch()
     defer { batch.deallocate() }
     var start = 0
     while start < wordCount {
@@ -729,8 +689,9 @@ private struct Evaluation {
             canEnter(
               bound: ScoreBlend.combine(text: textBound, factor: factor), coverage: coverage)
           else { continue }
-          batch.append(document, factor: factor)
-          if batch.isFull { offer(&batch, coverage: coverage) }
+          batch.append(document, 0)
+          batch.factors[batch.count - 1] = factor
+          if batch.count == ScoringBatch.capacity { offer(&batch, coverage: coverage) }
         }
       }
       start += chunkCount
@@ -749,13 +710,14 @@ private struct Evaluation {
   /// alternative, as ``bitmapScore(group:document:)`` does, so the scores are the same.
   /// Matches were admitted against the heap as it was when they joined the batch, which
   /// only keeps a few more than needed: each is scored exactly.
-  private mutating func offer(_ batch: inout BitmapBatch, coverage: UInt8) {
+  private mutating func offer(_ batch: inout ScoringBatch, coverage: UInt8) {
     let count = batch.count
     guard count > 0 else { return }
     let documents = UnsafeBufferPointer(start: batch.documents, count: count)
-    let isWanted = UnsafeBufferPointer(start: batch.isWanted, count: count)
+    // Every match joined with `isMatch` set, and is read in every list.
+    let isWanted = UnsafeBufferPointer(start: batch.isMatch, count: count)
     let x = UnsafeMutableBufferPointer(start: batch.x, count: count)
-    for index in 0..<count { batch.text[index] = 0 }
+    for index in 0..<count { batch.scores[index] = 0 }
     for groupBitmaps in bitmaps {
       for index in 0..<count { batch.best[index] = 0 }
       for bitmap in groupBitmaps! {
@@ -768,11 +730,11 @@ private struct Evaluation {
           batch.best[index] = max(batch.best[index], weight * (idf * scorer.saturate(x[index])))
         }
       }
-      for index in 0..<count { batch.text[index] += batch.best[index] }
+      for index in 0..<count { batch.scores[index] += batch.best[index] }
     }
     for index in 0..<count {
       let hit = Hit(
-        score: ScoreBlend.combine(text: batch.text[index], factor: batch.factors[index]),
+        score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
         document: batch.documents[index], coverage: coverage)
       if accepts(hit) { heap.insert(hit) }
     }
