@@ -69,6 +69,13 @@ struct ScoreBlend {
     factors?.chunkMaximum(of: document) ?? 1
   }
 
+  /// An upper bound of the static factor of `document` and of every later document, from a
+  /// table that stays in cache (1 without factors).
+  @inline(__always)
+  func factorSuffixBound(of document: UInt32) -> Float {
+    factors?.suffixMaximum(of: document) ?? 1
+  }
+
   /// The largest static factor of documents `first...last`.
   @inline(__always)
   func factorMaximum(from first: UInt32, through last: UInt32) -> Float {

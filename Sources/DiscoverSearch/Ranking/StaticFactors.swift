@@ -20,6 +20,8 @@ final class StaticFactors: @unchecked Sendable {
   /// The origin of recency, in seconds since 1970.
   let originSeconds: Int64
   private let table: UnsafeMutableBufferPointer<Float>
+  /// Per run of 64 documents, the largest factor of it and of every later run.
+  private let suffixTable: UnsafeMutableBufferPointer<Float>
   private let levelStarts: [Int]
   private let chunkCount: Int
   static let chunkShift = 6
@@ -77,6 +79,12 @@ final class StaticFactors: @unchecked Sendable {
       let chunk = document >> StaticFactors.chunkShift
       table[chunk] = max(table[chunk], factors[document])
     }
+    suffixTable = .allocate(capacity: chunks)
+    var suffix: Float = 1
+    for chunk in stride(from: chunks - 1, through: 0, by: -1) {
+      suffix = max(suffix, table[chunk])
+      suffixTable[chunk] = suffix
+    }
     var level = 1
     while level < starts.count - 1 {
       let half = 1 << (level - 1)
@@ -92,6 +100,7 @@ final class StaticFactors: @unchecked Sendable {
   deinit {
     factors.deallocate()
     table.deallocate()
+    suffixTable.deallocate()
   }
 
   /// The largest factor among the 64 documents around `document` (`document / 64`'s run):
@@ -99,6 +108,13 @@ final class StaticFactors: @unchecked Sendable {
   @inline(__always)
   func chunkMaximum(of document: UInt32) -> Float {
     table[Int(document) >> StaticFactors.chunkShift]
+  }
+
+  /// The largest factor of `document`'s run of 64 and of every later document: a bound on
+  /// every document from `document` on, read from a table as small as the run maxima.
+  @inline(__always)
+  func suffixMaximum(of document: UInt32) -> Float {
+    suffixTable[min(Int(document) >> StaticFactors.chunkShift, chunkCount - 1)]
   }
 
   /// The largest factor among documents `first...last` (clamped to the type).

@@ -31,6 +31,28 @@ struct ThresholdSearch {
     var position = 0
     var idf: Float
     var weight: Float
+
+    /// The first position from `start` on whose impact is below `impact` (the list's end
+    /// when there is none), found by galloping then bisecting (Bentley and Yao, "An almost
+    /// optimal algorithm for unbounded searching", 1976): impacts descend, so a run of
+    /// `n` equal ones costs `O(log n)` reads.
+    func endOfRun(from start: Int, impact: Float) -> Int {
+      var low = start
+      var step = 1
+      var high = start
+      while high < count && impacts[high] >= impact {
+        low = high + 1
+        high = start + step
+        step &*= 2
+      }
+      high = min(high, count)
+      // impacts[low - 1] (or the run's first entry) is in the run; impacts[high] is not.
+      while low < high {
+        let middle = low + (high - low) / 2
+        if impacts[middle] >= impact { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
   }
 
   private let postings: TypePostings
@@ -213,6 +235,15 @@ struct ThresholdSearch {
           // k-th score only rises), so meeting it again in another list costs at most a
           // wasted scoring, and most are dropped again.
           if !Self.mayReach(threshold, text: text, factor: blend.factorBound(of: document)) {
+            // Equal impacts are in document order, which is popularity order: when no
+            // document from this one on has a factor that lifts the run's text bound to
+            // the k-th hit, the rest of the run is dropped alike, and is passed over.
+            if !Self.mayReach(
+              threshold, text: text, factor: blend.factorSuffixBound(of: document))
+            {
+              position = alternative.endOfRun(from: position, impact: impact)
+              break
+            }
             continue
           }
         }

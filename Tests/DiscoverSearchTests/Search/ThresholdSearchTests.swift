@@ -95,6 +95,37 @@ import Testing
     }
   }
 
+  /// Deep in an impact list, entries come in long runs of one impact (titles of one
+  /// length), in document order, which is popularity order. Once no document from some
+  /// entry on has a static factor that lifts the run's text bound to the k-th hit, the
+  /// search passes over the rest of the run. Recency makes a later, less popular document's
+  /// factor larger than an earlier one's, so passing over a run too soon, or on a bound
+  /// that only covers the document's own run of 64, drops hits. Hits, scores and counts
+  /// must equal the scan's on every page.
+  @Test func passingOverARunOfEqualImpactsKeepsEveryHit() throws {
+    let origin = try #require(RankingOptions.pinned.recency.origin)
+    let videos = (0..<9_000).map { number in
+      Video(
+        id: "v\(number)", title: "alpha beta" + String(repeating: " x", count: number % 5),
+        description: number.isMultiple(of: 4) ? "alpha" : nil,
+        viewCount: number * 7_919 % 100_000,
+        createdAt: origin.addingTimeInterval(-Double(number * 104_729 % 365) * 86_400))
+    }
+    let index = try DiscoverIndex.build(from: videos.map(Document.video))
+    for query in ["alpha beta", "beta alpha"] {
+      var cursor: SearchCursor?
+      for page in 0..<4 {
+        let fast = try index.search(query, in: .videos, limit: 20, after: cursor, ranking: .pinned)
+        let slow = try index.search(
+          query, in: .videos, limit: 20, after: cursor, ranking: Self.scanOnly)
+        #expect(fast.totalHits == 9_000)
+        #expect(fast.results.map(\.id) == slow.results.map(\.id), "\(query) page \(page)")
+        #expect(fast.results.map(\.score) == slow.results.map(\.score), "\(query) page \(page)")
+        cursor = fast.nextCursor
+      }
+    }
+  }
+
   /// A rarer word whose list spans several blocks, with a frequent word that half of its
   /// documents hold: the lead-sorted search tests each block's documents against the
   /// bitmap without a branch and keeps the matches' slots. Its count, hits and scores must
