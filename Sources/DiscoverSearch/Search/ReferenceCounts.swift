@@ -2,7 +2,8 @@ extension DiscoverIndex {
   /// Match counts per type computed the slow, obvious way, for checking the fast paths.
   ///
   /// Every posting list of the query's terms is decoded whole, without skip tables,
-  /// bitmaps or score bounds, and intersected as sets, with the same fallback rules as
+  /// bitmaps or score bounds, and intersected as sorted sets (two-pointer merges), with the
+  /// same fallback rules as
   /// ``search(_:in:limit:after:ranking:matching:explain:)`` under default matching. Typo
   /// corrections are found by computing the edit distance to every term of the dictionary,
   /// not by the automaton. The benchmark compares these counts with the search's facets so
@@ -22,23 +23,23 @@ extension IndexSnapshot {
     var parsed = QueryParser.parse(QuerySanitizer.sanitize(query))
     guard parsed.phrases.isEmpty else { return nil }
     if parsed.isEmpty { return (FacetCounts(), true) }
-    // Per term and type, the set of matching documents.
-    var sets: [[Set<UInt32>]] = []
+    // Per term and type, the matching documents, sorted and without repeats.
+    var sets: [[[UInt32]]] = []
     var known: [Bool] = []
     func collect() {
       sets = []
       known = []
       for term in parsed.terms {
-        var perType: [Set<UInt32>] = []
+        var perType: [[UInt32]] = []
         var isKnown = false
         for partition in partitions {
-          var documents = Set<UInt32>()
+          var documents: [UInt32] = []
           for alternative in term.alternatives {
             guard let id = alternative.withUnsafeBytes({ terms.find($0) }),
               let list = partition.postings.listIndex(for: TermID(id))
             else { continue }
             isKnown = true
-            documents.formUnion(Self.decodeWhole(partition.postings, list: list))
+            documents = Self.union(documents, Self.decodeWhole(partition.postings, list: list))
           }
           perType.append(documents)
         }
@@ -51,7 +52,9 @@ extension IndexSnapshot {
       var facets = FacetCounts()
       for type in SearchResultType.allCases {
         var result = sets[selected[0]][type.index]
-        for term in selected.dropFirst() { result.formIntersection(sets[term][type.index]) }
+        for term in selected.dropFirst() {
+          result = Self.intersection(result, sets[term][type.index])
+        }
         facets[type] = result.count
       }
       return facets
@@ -59,8 +62,8 @@ extension IndexSnapshot {
     func unite(_ selected: [Int]) -> FacetCounts {
       var facets = FacetCounts()
       for type in SearchResultType.allCases {
-        var result = Set<UInt32>()
-        for term in selected { result.formUnion(sets[term][type.index]) }
+        var result: [UInt32] = []
+        for term in selected { result = Self.union(result, sets[term][type.index]) }
         facets[type] = result.count
       }
       return facets
@@ -197,6 +200,54 @@ extension IndexSnapshot {
       }
     }
     return table[lhs.count * width + rhs.count]
+  }
+
+  /// The documents in `lhs` or `rhs`, both sorted without repeats, merged in one pass.
+  ///
+  /// Sorted arrays rather than hash sets: a stop word of ten million documents is millions
+  /// of ids, which a hash set takes seconds to build and a merge reads once.
+  static func union(_ lhs: [UInt32], _ rhs: [UInt32]) -> [UInt32] {
+    if lhs.isEmpty { return rhs }
+    if rhs.isEmpty { return lhs }
+    var result: [UInt32] = []
+    result.reserveCapacity(lhs.count + rhs.count)
+    var left = 0
+    var right = 0
+    while left < lhs.count && right < rhs.count {
+      if lhs[left] < rhs[right] {
+        result.append(lhs[left])
+        left += 1
+      } else if rhs[right] < lhs[left] {
+        result.append(rhs[right])
+        right += 1
+      } else {
+        result.append(lhs[left])
+        left += 1
+        right += 1
+      }
+    }
+    result.append(contentsOf: lhs[left...])
+    result.append(contentsOf: rhs[right...])
+    return result
+  }
+
+  /// The documents in both `lhs` and `rhs`, both sorted without repeats.
+  static func intersection(_ lhs: [UInt32], _ rhs: [UInt32]) -> [UInt32] {
+    var result: [UInt32] = []
+    var left = 0
+    var right = 0
+    while left < lhs.count && right < rhs.count {
+      if lhs[left] < rhs[right] {
+        left += 1
+      } else if rhs[right] < lhs[left] {
+        right += 1
+      } else {
+        result.append(lhs[left])
+        left += 1
+        right += 1
+      }
+    }
+    return result
   }
 
   /// Every document of a list, read block by block from the bytes alone.
