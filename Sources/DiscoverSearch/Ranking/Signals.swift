@@ -82,18 +82,17 @@ public struct RecencyOptions: Sendable, Hashable {
 
   /// The signal of something `age` seconds old, in 0...1.
   public func signal(age: TimeInterval) -> Double {
-    let offset = offset.isFinite ? max(offset, 0) : 0
-    let distance = max(0, age - offset)
-    guard distance > 0 else { return 1 }
-    let scale = scale.isFinite && scale > 0 ? scale : 14 * 86_400
+    curve.signal(age: age)
+  }
+
+  /// The decay with its settings sanitized and its logarithm taken once, for computing the
+  /// signal of many ages (``StaticFactors`` computes one per video).
+  var curve: RecencyCurve {
     let decay = decay.isFinite && decay > 0 && decay < 1 ? decay : 0.5
-    switch function {
-    case .exponential:
-      return exp(log(decay) * distance / scale)
-    case .gaussian:
-      let variance = -scale * scale / (2 * log(decay))
-      return exp(-distance * distance / (2 * variance))
-    }
+    let scale = scale.isFinite && scale > 0 ? scale : 14 * 86_400
+    return RecencyCurve(
+      function: function, offset: offset.isFinite ? max(offset, 0) : 0, scale: scale,
+      logDecay: log(decay))
   }
 
   /// The origin of a search made at `now`, as whole seconds since 1970, within the
@@ -168,5 +167,28 @@ public struct TopTabPolicy: Sendable, Hashable {
   func slots(for type: SearchResultType) -> Int {
     guard type != .video else { return 0 }
     return min(max(leadSlots[type] ?? 0, 0), maximumSearchLimit)
+  }
+}
+
+/// ``RecencyOptions/signal(age:)`` with the settings prepared: the same expressions, so the
+/// same values, without a logarithm per age.
+struct RecencyCurve {
+  let function: RecencyOptions.Function
+  let offset: TimeInterval
+  let scale: TimeInterval
+  /// The logarithm of the (sanitized) decay.
+  let logDecay: Double
+
+  @inline(__always)
+  func signal(age: TimeInterval) -> Double {
+    let distance = max(0, age - offset)
+    guard distance > 0 else { return 1 }
+    switch function {
+    case .exponential:
+      return exp(logDecay * distance / scale)
+    case .gaussian:
+      let variance = -scale * scale / (2 * logDecay)
+      return exp(-distance * distance / (2 * variance))
+    }
   }
 }

@@ -26,28 +26,24 @@ final class StaticFactors: @unchecked Sendable {
   private let chunkCount: Int
   static let chunkShift = 6
 
+  /// Computes the factors of `type`'s documents. `defaultPivot` gives the popularity
+  /// pivot when the options set none (``geometricMeanPivot(snapshot:type:)``); it does not
+  /// depend on the origin, so a caller that recomputes the factors every minute keeps it.
   init(
     snapshot: IndexSnapshot, type: SearchResultType, popularity: PopularityOptions,
-    recency: RecencyOptions, originSeconds: Int64
+    recency: RecencyOptions, originSeconds: Int64, defaultPivot: () -> Double
   ) {
     let count = snapshot.partition(type).documentCount
-    let counts: IntegerColumn =
-      switch type {
-      case .video: snapshot.videos.viewCounts
-      case .user: snapshot.users.followerCounts
-      case .hashtag: snapshot.hashtags.viewCounts
-      case .sound: snapshot.sounds.videoCounts
-      }
+    let counts = StaticFactors.popularityCounts(of: type, in: snapshot)
     let popularityWeight = Double(RankingOptions.sanitized(popularity.weight))
     let recencyWeight = type == .video ? Double(RankingOptions.sanitized(recency.weight)) : 0
     var pivot = popularity.pivots[type] ?? 0
-    if !(pivot.isFinite && pivot > 0) {
-      pivot = StaticFactors.geometricMeanPivot(counts, count: count)
-    }
+    if !(pivot.isFinite && pivot > 0) { pivot = defaultPivot() }
     self.pivot = pivot
     self.originSeconds = originSeconds
     factors = .allocate(capacity: max(count, 1))
     var maximum: Float = 1
+    let curve = recency.curve
     for document in 0..<count {
       var factor = 1.0
       if popularityWeight > 0 {
@@ -55,7 +51,7 @@ final class StaticFactors: @unchecked Sendable {
           popularityWeight * PopularityOptions.signal(count: counts[document], pivot: pivot)
       }
       if recencyWeight > 0, let created = snapshot.videos.createdAt[document] {
-        factor += recencyWeight * recency.signal(age: TimeInterval(originSeconds - created))
+        factor += recencyWeight * curve.signal(age: TimeInterval(originSeconds - created))
       }
       let value = Float(factor)
       factors[document] = value
@@ -129,8 +125,22 @@ final class StaticFactors: @unchecked Sendable {
     return max(table[start + low], table[start + high - (1 << level) + 1])
   }
 
+  /// The counts popularity is read from: views, followers or videos.
+  static func popularityCounts(of type: SearchResultType, in snapshot: IndexSnapshot)
+    -> IntegerColumn
+  {
+    switch type {
+    case .video: snapshot.videos.viewCounts
+    case .user: snapshot.users.followerCounts
+    case .hashtag: snapshot.hashtags.viewCounts
+    case .sound: snapshot.sounds.videoCounts
+    }
+  }
+
   /// Lucene `FeatureField`'s default pivot: the geometric mean of `1 + S`.
-  private static func geometricMeanPivot(_ counts: IntegerColumn, count: Int) -> Double {
+  static func geometricMeanPivot(snapshot: IndexSnapshot, type: SearchResultType) -> Double {
+    let counts = popularityCounts(of: type, in: snapshot)
+    let count = snapshot.partition(type).documentCount
     guard count > 0 else { return 1 }
     var sum = 0.0
     for document in 0..<count { sum += log1p(Double(counts[document])) }
@@ -153,6 +163,10 @@ final class StaticFactorCache: Sendable {
 
   private let entries = Mutex<[(key: Key, factors: StaticFactors)]>([])
   private static let capacity = 8
+  /// Each type's default popularity pivot, computed on first use: a pass of `log1p` over
+  /// the type's counts that does not depend on the origin, so the factors recomputed each
+  /// minute need not repeat it.
+  private let defaultPivots = Mutex<[SearchResultType: Double]>([:])
 
   /// The factors for `type` under `options` at `now`, computed on a miss.
   func factors(
@@ -172,12 +186,21 @@ final class StaticFactorCache: Sendable {
     }
     let computed = StaticFactors(
       snapshot: snapshot, type: type, popularity: popularity, recency: recency,
-      originSeconds: originSeconds)
+      originSeconds: originSeconds,
+      defaultPivot: { defaultPivot(snapshot: snapshot, type: type) })
     entries.withLock { entries in
       entries.removeAll { $0.key == key }
       entries.append((key, computed))
       if entries.count > StaticFactorCache.capacity { entries.removeFirst() }
     }
     return computed
+  }
+
+  /// `type`'s default popularity pivot, computed once.
+  private func defaultPivot(snapshot: IndexSnapshot, type: SearchResultType) -> Double {
+    if let known = defaultPivots.withLock({ $0[type] }) { return known }
+    let pivot = StaticFactors.geometricMeanPivot(snapshot: snapshot, type: type)
+    defaultPivots.withLock { $0[type] = pivot }
+    return pivot
   }
 }
