@@ -82,13 +82,7 @@ extension IndexSnapshot {
       ? staticFactors.factors(snapshot: self, type: type, options: ranking, now: context.now)
       : nil
     let factor = factors.map { $0.factors[Int(document)] } ?? 1
-    let count: Int =
-      switch type {
-      case .video: videos.viewCounts[Int(document)]
-      case .user: users.followerCounts[Int(document)]
-      case .hashtag: hashtags.viewCounts[Int(document)]
-      case .sound: sounds.videoCounts[Int(document)]
-      }
+    let count = StaticFactors.popularityCounts(of: type, in: self)[Int(document)]
     let pivot = factors?.pivot ?? 0
     let popularityWeight = Double(RankingOptions.sanitized(ranking.popularity.weight))
     var ageSeconds: Double?

@@ -378,10 +378,9 @@ struct ThresholdSearch {
     }
     let chunk = UnsafeMutablePointer<UInt64>.allocate(capacity: BitmapConjunction.chunkWords)
     defer { chunk.deallocate() }
-    let lastDocument = UInt32(max(postings.documentCount - 1, 0))
     /// Whether no document from `first` on can lift `bound` to the k-th hit.
     func isPastTheLast(_ first: UInt32) -> Bool {
-      !mayEnter(factors.maximum(from: first, through: lastDocument))
+      !mayEnter(factors.suffixMaximum(of: first))
     }
     // The walk's cost is estimated from one word of the conjunction in ``walkSampling``,
     // and the count stops past the budget: the estimate only chooses between two exact

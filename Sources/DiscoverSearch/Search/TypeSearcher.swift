@@ -481,7 +481,6 @@ private struct Evaluation {
     if headRead == count { return }
     // Postings not read weigh at most the last entry read.
     let textCap = weight * (idf * scorer.saturate(impacts[headRead - 1]))
-    let lastDocument = UInt32(factors.factors.count - 1)
     for block in 0..<cursors[0].blockCount {
       let first = cursors[0].firstDocumentBound(ofBlock: block)
       let text = min(
@@ -490,7 +489,7 @@ private struct Evaluation {
       if heap.isFull {
         // Nothing from here on can reach the k-th hit (not even tie it): stop.
         let rest = ScoreBlend.combine(
-          text: textCap, factor: factors.maximum(from: first, through: lastDocument))
+          text: textCap, factor: factors.suffixMaximum(of: first))
         if rest < heap.worst.score { break }
         let bound = ScoreBlend.combine(
           text: text,
