@@ -130,7 +130,7 @@ struct ByteStringTable: Sendable {
   /// Compares short byte strings eight bytes at a time, inline: terms are short, and a call
   /// to `memcmp` costs more than the comparison.
   @inline(__always)
-  private static func bytesEqual(
+  static func bytesEqual(
     _ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer?, _ count: Int
   ) -> Bool {
     guard count > 0, let rhs else { return true }

@@ -19,37 +19,22 @@ extension IndexWriter {
     }
     let termCount = terms.count
     let userCount = builders[SearchResultType.user.index].documentCount
-    let videoCount = builders[SearchResultType.video.index].documentCount
 
-    // Resolve each video's creator and sound ids.
-    var creators = [UInt32](repeating: UInt32.max, count: videoCount)
-    var sounds = [UInt32](repeating: UInt32.max, count: videoCount)
+    // Most creators and sounds were resolved as their videos were added; look up the rest
+    // again, now that every document is known.
+    var creators = videoCreators
+    var sounds = videoSounds
     var unresolved: [UnresolvedReference] = []
-    var userVideoCounts = [UInt32](repeating: 0, count: userCount)
-    // Each lookup is a cache miss in a table of every document's id; the slots of videos a
-    // few ahead are fetched early, so that the misses overlap.
-    let lookahead = 8
-    for video in 0..<videoCount {
-      if video &+ lookahead < videoCount {
-        if let id = videoCreatorIDs[video &+ lookahead] { prefetchRegistration(of: id) }
-        if let id = videoSoundIDs[video &+ lookahead] { prefetchRegistration(of: id) }
-      }
-      if let id = videoCreatorIDs[video] {
-        if let user = resolve(id, as: .user) {
-          creators[video] = user
-          userVideoCounts[Int(user)] &+= 1
-        } else {
-          unresolved.append(UnresolvedReference(video: UInt32(video), isSound: false, id: id))
-        }
-      }
-      if let id = videoSoundIDs[video] {
-        if let sound = resolve(id, as: .sound) {
-          sounds[video] = sound
-        } else {
-          unresolved.append(UnresolvedReference(video: UInt32(video), isSound: true, id: id))
-        }
+    for reference in pendingReferences {
+      let video = Int(reference.video)
+      if let document = resolve(reference.id, as: reference.isSound ? .sound : .user) {
+        if reference.isSound { sounds[video] = document } else { creators[video] = document }
+      } else {
+        unresolved.append(reference)
       }
     }
+    var userVideoCounts = [UInt32](repeating: 0, count: userCount)
+    for creator in creators where creator != UInt32.max { userVideoCounts[Int(creator)] &+= 1 }
 
     // The snapshot numbers each type's documents most popular first (``DocumentOrder``).
     let videoOrder = DocumentOrder(counts: videoViews)
@@ -73,7 +58,8 @@ extension IndexWriter {
     let videos = VideoColumns(
       viewCounts: IntegerColumn(videoOrder.apply(videoViews)),
       likeCounts: IntegerColumn(videoOrder.apply(videoLikes)),
-      createdAt: DateColumn(videoOrder.apply(videoCreatedAt)),
+      createdAt: DateColumn(
+        seconds: videoCreatedAt, missing: IndexWriter.missingDate, order: videoOrder.order),
       creators: Column(videoOrder.apply(creators).map(userOrder.renumber)),
       sounds: Column(videoOrder.apply(sounds).map(soundOrder.renumber)),
       thumbnails: videoThumbnails.build().permuted(by: videoOrder),
@@ -93,17 +79,6 @@ extension IndexWriter {
       configuration: configuration, terms: terms.makeTable(), partitions: partitions,
       videos: videos,
       users: users, hashtags: hashtags, sounds: soundColumns)
-  }
-
-  /// The document of `type` with `id`, if there is one.
-  private func resolve(_ id: String, as type: SearchResultType) -> UInt32? {
-    var id = id
-    guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
-      return nil
-    }
-    let location = documentLocations[Int(entry)]
-    guard Int(location >> 30) == type.index else { return nil }
-    return location & ((1 << 30) - 1)
   }
 
   /// For each tag term made of one run of lowercase ASCII letters (`#dancechallenge`), the

@@ -22,10 +22,8 @@ public struct IndexWriter {
   var totalPlainWords = 0
   /// Scratch for the hashes of a field's tokens.
   private var hashes: [Int] = []
-  /// Every document's id, for duplicates and for resolving creators and sounds. A
-  /// ``TermInterner`` rather than a ``ByteStringTable``: ids are short, and its slots hold
-  /// their first sixteen bytes, so adding a new id usually reads one slot and no arena.
-  var documentIDs = TermInterner()
+  /// Every document's id, for duplicates and for resolving creators and sounds.
+  var documentIDs = DocumentIDTable()
   var documentLocations: [UInt32] = []
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
   var tokenizer = Tokenizer(mode: .document)
@@ -34,9 +32,18 @@ public struct IndexWriter {
   // Video values.
   var videoViews: [Int] = []
   var videoLikes: [Int] = []
-  var videoCreatedAt: [Int64?] = []
-  var videoCreatorIDs: [String?] = []
-  var videoSoundIDs: [String?] = []
+  /// Seconds since 1970, or ``missingDate``.
+  var videoCreatedAt: [Int64] = []
+  /// Each video's creator and sound, as the writer's numbers of a user and a sound, or
+  /// `UInt32.max` when the video names none or names one not added yet (see
+  /// ``pendingReferences``). Resolved as each video is added, while the id table's slots
+  /// are fresh in the cache, and kept as four bytes rather than the id's string.
+  var videoCreators: [UInt32] = []
+  var videoSounds: [UInt32] = []
+  /// The creators and sounds no document had when their video was added, in the order
+  /// added: commit looks them up again, and those still missing become unresolved
+  /// references.
+  var pendingReferences: [UnresolvedReference] = []
   var videoThumbnails = URLColumnBuilder()
   // User values, and the terms a user's videos get in their creator field.
   var userFollowers: [Int] = []
@@ -140,8 +147,8 @@ public struct IndexWriter {
         videoViews.reserveCapacity(adding: count)
         videoLikes.reserveCapacity(adding: count)
         videoCreatedAt.reserveCapacity(adding: count)
-        videoCreatorIDs.reserveCapacity(adding: count)
-        videoSoundIDs.reserveCapacity(adding: count)
+        videoCreators.reserveCapacity(adding: count)
+        videoSounds.reserveCapacity(adding: count)
         videoThumbnails.reserveCapacity(adding: count)
       case .user:
         userFollowers.reserveCapacity(adding: count)
@@ -172,6 +179,9 @@ public struct IndexWriter {
       }
     }
     try register(video.id, type: .video)
+    // The creator's and sound's slots, read once the text is analyzed, load meanwhile.
+    if let creator = video.creator { prefetchRegistration(of: creator) }
+    if let sound = video.sound { prefetchRegistration(of: sound) }
     let builder = SearchResultType.video.index
     index(video.title, field: 0, builder: builder)
     index(video.description, field: 1, builder: builder)
@@ -187,9 +197,11 @@ public struct IndexWriter {
     builders[builder].titles.append(video.title)
     videoViews.append(video.viewCount)
     videoLikes.append(video.likeCount)
-    videoCreatedAt.append(video.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) })
-    videoCreatorIDs.append(video.creator)
-    videoSoundIDs.append(video.sound)
+    videoCreatedAt.append(
+      video.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Self.missingDate)
+    let number = UInt32(builders[builder].documentCount - 1)
+    videoCreators.append(reference(to: video.creator, as: .user, from: number))
+    videoSounds.append(reference(to: video.sound, as: .sound, from: number))
     videoThumbnails.append(video.thumbnailURL, id: video.id)
   }
 
@@ -279,10 +291,37 @@ public struct IndexWriter {
     }
   }
 
+  /// Marks an unknown creation date in ``videoCreatedAt`` (the writer refuses dates beyond
+  /// ±10^15 seconds).
+  static let missingDate = Int64.min
+
   /// Starts loading the id table's slot that registering or resolving `id` will read.
   func prefetchRegistration(of id: String) {
     var id = id
     id.withUTF8 { documentIDs.prefetch(hash: ByteStringTable.hash(UnsafeRawBufferPointer($0))) }
+  }
+
+  /// The document of `type` with `id`, if there is one.
+  func resolve(_ id: String, as type: SearchResultType) -> UInt32? {
+    var id = id
+    guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
+      return nil
+    }
+    let location = documentLocations[Int(entry)]
+    guard Int(location >> 30) == type.index else { return nil }
+    return location & ((1 << 30) - 1)
+  }
+
+  /// The writer's number of the `type` document `id` names, for video `video`; `UInt32.max`
+  /// when there is no id, or when no such document has been added yet (then commit tries
+  /// again).
+  private mutating func reference(to id: String?, as type: SearchResultType, from video: UInt32)
+    -> UInt32
+  {
+    guard let id else { return UInt32.max }
+    if let document = resolve(id, as: type) { return document }
+    pendingReferences.append(UnresolvedReference(video: video, isSound: type == .sound, id: id))
+    return UInt32.max
   }
 
   /// Gives a new document the next ``DocID`` within its type.
@@ -297,9 +336,8 @@ public struct IndexWriter {
       throw SearchError(.invalidArgument, "an index holds fewer than 2^30 documents of one type")
     }
     var id = id
-    let known = documentIDs.count
-    let entry = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
-    guard documentIDs.count > known else {
+    let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
+    guard isNew else {
       let existing = SearchResultType.allCases[Int(documentLocations[Int(entry)] >> 30)]
       throw SearchError(
         .invalidDocument,

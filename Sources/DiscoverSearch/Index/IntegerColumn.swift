@@ -78,6 +78,21 @@ struct DateColumn: Sendable {
     offsets = IntegerColumn(seconds.map { $0.map { Int($0 - base) + 1 } ?? 0 })
   }
 
+  /// Packs seconds since 1970, where `missing` marks an unknown date, in `order`'s order
+  /// (`order[new]` is the position in `seconds` of the date that goes to `new`): the
+  /// writer's form, reordered and packed without an intermediate array per step.
+  init(seconds: [Int64], missing: Int64, order: [UInt32]) {
+    var base = Int64.max
+    for value in seconds where value != missing { base = Swift.min(base, value) }
+    if base == Int64.max { base = 0 }
+    self.base = base
+    offsets = IntegerColumn(
+      order.map { old in
+        let value = seconds[Int(old)]
+        return value == missing ? 0 : Int(value - base) + 1
+      })
+  }
+
   init(base: Int64, offsets: IntegerColumn) {
     self.base = base
     self.offsets = offsets

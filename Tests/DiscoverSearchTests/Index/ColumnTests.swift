@@ -19,6 +19,20 @@ import Testing
     #expect((0..<column.count).map { column[$0] } == seconds)
     #expect(DateColumn([nil, nil])[1] == nil)
   }
+
+  @Test func writerDatesAreReorderedAndTheirMarkerReadsAsUnknown() {
+    let missing = Int64.min
+    let seconds: [Int64] = [missing, 1_700_000_000, -2_000_000_000, missing, 4_000_000_000]
+    let order: [UInt32] = [4, 3, 1, 0, 2]
+    let column = DateColumn(seconds: seconds, missing: missing, order: order)
+    #expect(
+      (0..<column.count).map { column[$0] } == [
+        4_000_000_000, nil, 1_700_000_000, nil, -2_000_000_000,
+      ])
+    #expect(column.base == -2_000_000_000)
+    let unknown = DateColumn(seconds: [missing, missing], missing: missing, order: [1, 0])
+    #expect(unknown[0] == nil && unknown[1] == nil)
+  }
 }
 
 @Suite struct VideoDateTests {

@@ -40,3 +40,47 @@ import Testing
     #expect(capacities.count <= 20)
   }
 }
+
+/// The writer's table of document ids.
+@Suite struct DocumentIDTableTests {
+  private func key(_ number: Int) -> [UInt8] { Array("video-\(number)".utf8) }
+
+  @Test func numbersIDsInOrderAndRefusesNothingTwice() {
+    var table = DocumentIDTable()
+    for number in 0..<20_000 {
+      let (id, isNew) = key(number).withUnsafeBytes { table.intern($0) }
+      #expect(id == UInt32(number) && isNew)
+      if number == 500 { table.reserveCapacity(60_000) }
+    }
+    #expect(table.count == 20_000)
+    for number in stride(from: 0, to: 20_000, by: 7) {
+      #expect(key(number).withUnsafeBytes { table.find($0) } == UInt32(number))
+      let (id, isNew) = key(number).withUnsafeBytes { table.intern($0) }
+      #expect(id == UInt32(number) && !isNew)
+    }
+    #expect(key(20_000).withUnsafeBytes { table.find($0) } == nil)
+    // Ids of every length, the empty one included, and ids that are prefixes of others.
+    for text in ["", "a", "ab", "video-1x", "a-much-longer-id-than-sixteen-bytes"] {
+      let (id, isNew) = Array(text.utf8).withUnsafeBytes { table.intern($0) }
+      #expect(isNew && id == UInt32(table.count - 1))
+      #expect(Array(text.utf8).withUnsafeBytes { table.find($0) } == id)
+    }
+  }
+
+  @Test func aCopySharesNothingOnceEitherAdds() {
+    var original = DocumentIDTable()
+    for number in 0..<100 { _ = key(number).withUnsafeBytes { original.intern($0) } }
+    var copy = original
+    let (added, _) = key(100).withUnsafeBytes { copy.intern($0) }
+    #expect(added == 100)
+    #expect(key(100).withUnsafeBytes { original.find($0) } == nil)
+    let (other, isNew) = Array("elsewhere".utf8).withUnsafeBytes { original.intern($0) }
+    #expect(other == 100 && isNew)
+    #expect(Array("elsewhere".utf8).withUnsafeBytes { copy.find($0) } == nil)
+    #expect(key(100).withUnsafeBytes { copy.find($0) } == 100)
+    for number in 0..<100 {
+      #expect(key(number).withUnsafeBytes { copy.find($0) } == UInt32(number))
+      #expect(key(number).withUnsafeBytes { original.find($0) } == UInt32(number))
+    }
+  }
+}
