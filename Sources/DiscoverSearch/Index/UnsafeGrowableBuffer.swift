@@ -96,6 +96,16 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
   private mutating func grow(toAtLeast minimum: Int) {
     var newCapacity = Swift.max(capacity * 2, 16)
     while newCapacity < minimum { newCapacity *= 2 }
+    // A buffer past a megabyte jumps to the size the C allocator always maps on its own
+    // (``LargeMemory/alwaysMappedBytes``). Below it, glibc may serve the block from its heap,
+    // and growing a heap block copies it into fresh pages; a mapped block grows by
+    // remapping, and the pages it never touches cost nothing.
+    let stride = MemoryLayout<Element>.stride
+    if newCapacity * stride > LargeMemory.jumpBytes
+      && newCapacity * stride < LargeMemory.alwaysMappedBytes
+    {
+      newCapacity = LargeMemory.alwaysMappedBytes / stride
+    }
     base =
       capacity > 0
       ? LargeMemory.reallocate(base, capacity: newCapacity)
@@ -183,6 +193,14 @@ enum UnsafeBufferCellSentinel {
 /// scatter and the encoder's appends touch them all over, and with 4 KB pages most such
 /// touches miss the TLB.
 enum LargeMemory {
+  /// The size from which glibc always maps an allocation on its own: its mapping threshold
+  /// adapts to the blocks a program frees, but never above 32 MB on 64-bit systems
+  /// (`DEFAULT_MMAP_THRESHOLD_MAX`; mallopt(3), `M_MMAP_THRESHOLD`).
+  static let alwaysMappedBytes = 32 << 20
+  /// The size past which a growing ``UnsafeGrowableBuffer`` jumps to
+  /// ``alwaysMappedBytes``.
+  static let jumpBytes = 1 << 20
+
   static func allocate<Element>(_: Element.Type, capacity: Int) -> UnsafeMutablePointer<Element> {
     let byteCount = capacity * MemoryLayout<Element>.stride
     guard let pointer = malloc(Swift.max(byteCount, 1)) else {

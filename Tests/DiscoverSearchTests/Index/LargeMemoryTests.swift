@@ -62,4 +62,20 @@ import Testing
     #expect(buffer.count == 3 << 20)
     #expect(buffer.indices.allSatisfy { buffer[$0] == UInt64($0) &* 0x9E37_79B9 })
   }
+
+  /// Past a megabyte a buffer jumps to the size glibc always maps on its own, so that it
+  /// grows by remapping from then on instead of by copying heap blocks.
+  @Test func aBufferPastAMegabyteJumpsToAMappedSize() {
+    var buffer = UnsafeGrowableBuffer<UInt32>()
+    defer { buffer.deallocate() }
+    let elementsPerMegabyte = (1 << 20) / MemoryLayout<UInt32>.stride
+    for value in 0..<elementsPerMegabyte { buffer.append(UInt32(value)) }
+    #expect(buffer.capacity == elementsPerMegabyte)
+    buffer.append(UInt32(elementsPerMegabyte))
+    #expect(buffer.capacity == LargeMemory.alwaysMappedBytes / MemoryLayout<UInt32>.stride)
+    let past = buffer.capacity
+    for value in (elementsPerMegabyte + 1)...past { buffer.append(UInt32(value)) }
+    #expect(buffer.capacity == 2 * past)
+    #expect(buffer.indices.allSatisfy { buffer[$0] == UInt32($0) })
+  }
 }
