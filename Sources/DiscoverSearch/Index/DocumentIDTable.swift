@@ -71,6 +71,37 @@ struct DocumentIDTable {
     cprefetch_for_writing(table.slots + (hash & (table.count - 1)))
   }
 
+  /// The number of the first id whose slot agrees with `hash`, before comparing any bytes:
+  /// the id a lookup of a key with that hash most likely finds. For a caller that loads
+  /// what the lookup will read ahead of it (``prefetchStart(of:)``,
+  /// ``prefetchBytes(of:)``), once the slot itself is in the cache (``prefetch(hash:)``).
+  func candidate(hash: Int) -> UInt32? {
+    let slots = table.slots
+    let mask = table.count - 1
+    var index = hash & mask
+    while true {
+      let slot = slots[index]
+      if slot == 0 { return nil }
+      if Self.matchesHash(slot, hash) { return UInt32(truncatingIfNeeded: slot) - 1 }
+      index = (index + 1) & mask
+    }
+  }
+
+  /// Starts loading where id `id`'s bytes start and end.
+  @inline(__always)
+  func prefetchStart(of id: UInt32) {
+    starts.withUnsafeBufferPointer { cprefetch_for_reading($0.baseAddress! + Int(id)) }
+  }
+
+  /// Starts loading id `id`'s bytes; their start should be in the cache by now.
+  @inline(__always)
+  func prefetchBytes(of id: UInt32) {
+    let start = Int(starts[Int(id)])
+    arena.withUnsafeBufferPointer {
+      if let base = $0.baseAddress, start < $0.count { cprefetch_for_reading(base + start) }
+    }
+  }
+
   /// The number of `key`, adding it if it is new.
   ///
   /// - Complexity: O(length of `key`) amortized.
@@ -96,6 +127,11 @@ struct DocumentIDTable {
   /// The number of `key`, if present.
   func find(_ key: UnsafeRawBufferPointer) -> UInt32? {
     probe(key, hash: ByteStringTable.hash(key)).id
+  }
+
+  /// ``find(_:)`` with the key's hash (``ByteStringTable/hash(_:)``) already computed.
+  func find(_ key: UnsafeRawBufferPointer, hash: Int) -> UInt32? {
+    probe(key, hash: hash).id
   }
 
   /// Makes room for `minimumCount` ids in all, so that adding up to that many moves no

@@ -37,6 +37,50 @@ import Testing
     #expect(try savedBytes(corpus.index) == expected)
   }
 
+  /// A video's creator and sound are looked up as it is added; one added later is found at
+  /// commit, and one that never comes, or that names a document of another type, stays an
+  /// unresolved id, whatever the order documents come in.
+  @Test(arguments: ["people first", "videos first", "reversed"])
+  func referencesResolveWhicheverComesFirst(order: String) throws {
+    let people: [Document] = [
+      .user(User(id: "u1", username: "dana", displayName: "Dana K")),
+      .sound(Sound(id: "s1", title: "night drive", artist: "Lumen")),
+      .hashtag(Hashtag(id: "h1", name: "night")),
+    ]
+    let videos: [Document] = [
+      .video(Video(id: "v1", title: "night city one", creator: "u1", sound: "s1", viewCount: 30)),
+      .video(Video(id: "v2", title: "night city two", creator: "u9", sound: "h1", viewCount: 20)),
+      .video(Video(id: "v3", title: "night city three", creator: "v1", viewCount: 10)),
+    ]
+    let documents =
+      switch order {
+      case "people first": people + videos
+      case "videos first": videos + people
+      default: Array((people + videos).reversed())
+      }
+    var writer = IndexWriter()
+    try writer.add(contentsOf: documents)
+    let index = try writer.makeIndex()
+    let results = try index.search("night city", in: .videos).results
+    let metadata: [String: VideoMetadata] = Dictionary(
+      uniqueKeysWithValues: results.compactMap { result in
+        guard case .video(let video) = result.metadata else { return nil }
+        return (result.id, video)
+      })
+    #expect(metadata.count == 3)
+    #expect(metadata["v1"]?.creatorUsername == "dana")
+    #expect(metadata["v1"]?.soundTitle == "night drive")
+    #expect(metadata["v2"]?.creatorID == "u9" && metadata["v2"]?.creatorUsername == nil)
+    #expect(metadata["v2"]?.soundID == "h1" && metadata["v2"]?.soundTitle == nil)
+    #expect(metadata["v3"]?.creatorID == "v1" && metadata["v3"]?.creatorUsername == nil)
+    let user = try index.search("@dana", in: .users).results.first
+    guard case .user(let account) = user?.metadata else {
+      Issue.record("no user")
+      return
+    }
+    #expect(account.videoCount == 1)
+  }
+
   /// Commit prefetches the creator terms of videos ahead; a creator whose name has no
   /// terms at all (only punctuation) leaves nothing to prefetch, and must not crash it.
   @Test func creatorsWithoutTermsCommit() throws {
