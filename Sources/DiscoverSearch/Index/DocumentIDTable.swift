@@ -18,13 +18,16 @@ import CPrefetch
 struct DocumentIDTable {
   /// The bytes of every id, back to back.
   private var arena: [UInt8] = []
-  /// `starts[n]..<starts[n + 1]` is id `n` in ``arena``. Past 4 GB the offsets wrap, and the
-  /// writer refuses to commit (its id column no longer fits its offsets either).
+  /// `starts[n]..<starts[n + 1]` is id `n` in ``arena``; the writer keeps the arena under
+  /// 4 GB (``byteCount``), so the offsets never wrap.
   private var starts: [UInt32] = [0]
   private var table = SlotTable(count: 1 << 12)
 
   /// The number of distinct ids.
   var count: Int { starts.count - 1 }
+
+  /// The bytes of all ids.
+  var byteCount: Int { arena.count }
 
   /// A slot: the hash's high 32 bits above the id's number plus one; 0 when free.
   @inline(__always)

@@ -37,8 +37,8 @@ public struct IndexWriter {
   var videoCreatedAt: [Int64] = []
   /// Each video's creator and sound, as the writer's numbers of a user and a sound, or
   /// `UInt32.max` when the video names none or names one not added yet (see
-  /// ``pendingReferences``). Resolved as each video is added, while the id table's slots
-  /// are fresh in the cache, and kept as four bytes rather than the id's string.
+  /// ``pendingReferences``). Resolved as each video is added, and kept as four bytes rather
+  /// than the id's string.
   var videoCreators: [UInt32] = []
   var videoSounds: [UInt32] = []
   /// The creators and sounds no document had when their video was added, in the order
@@ -349,6 +349,11 @@ public struct IndexWriter {
     let document = UInt32(builders[type.index].documentCount)
     guard document < (1 << 30) - 1 else {
       throw SearchError(.invalidArgument, "an index holds fewer than 2^30 documents of one type")
+    }
+    guard documentIDs.byteCount + id.utf8.count <= Int(UInt32.max) else {
+      throw SearchError(
+        .invalidArgument,
+        "the document ids exceed 4 GB; split the collection into several indexes")
     }
     var id = id
     let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
