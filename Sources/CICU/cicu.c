@@ -168,6 +168,13 @@ done:
 // and an iterator must not be shared between threads.
 static _Thread_local UBreakIterator *threadBreakIterator = NULL;
 
+// UTF-16 copies of short runs, with each unit's UTF-8 byte offset: ICU's break iterators
+// and dictionary engines work in UTF-16, and reading a UTF-8 UText costs a conversion at
+// every access. Longer runs go through a UTF-8 UText.
+#define SEGMENT_UNITS 512
+static _Thread_local UChar threadUnits[SEGMENT_UNITS + 1];
+static _Thread_local int32_t threadOffsets[SEGMENT_UNITS + 1];
+
 int32_t cicu_word_segments(const uint8_t *text, int32_t length, int32_t *starts, int32_t *ends,
                            int32_t capacity) {
   UErrorCode status = U_ZERO_ERROR;
@@ -178,7 +185,34 @@ int32_t cicu_word_segments(const uint8_t *text, int32_t length, int32_t *starts,
       return -1;
     }
   }
-  UText *utext = utext_openUTF8(NULL, (const char *)text, length, &status);
+  // Decode to UTF-16 when the run fits, remembering where each unit's code point starts.
+  int32_t units = 0;
+  int fits = length <= SEGMENT_UNITS;
+  for (int32_t index = 0; fits && index < length;) {
+    UChar32 c;
+    int32_t start = index;
+    U8_NEXT(text, index, length, c);
+    if (c < 0) c = 0xFFFD;
+    if (units + U16_LENGTH(c) > SEGMENT_UNITS) {
+      fits = 0;
+      break;
+    }
+    threadOffsets[units] = start;
+    if (U_IS_BMP(c)) {
+      threadUnits[units++] = (UChar)c;
+    } else {
+      threadUnits[units++] = U16_LEAD(c);
+      threadOffsets[units] = start;
+      threadUnits[units++] = U16_TRAIL(c);
+    }
+  }
+  UText *utext;
+  if (fits) {
+    threadOffsets[units] = length;
+    utext = utext_openUChars(NULL, threadUnits, units, &status);
+  } else {
+    utext = utext_openUTF8(NULL, (const char *)text, length, &status);
+  }
   if (U_FAILURE(status)) return -1;
   ubrk_setUText(threadBreakIterator, utext, &status);
   if (U_FAILURE(status)) {
@@ -190,8 +224,8 @@ int32_t cicu_word_segments(const uint8_t *text, int32_t length, int32_t *starts,
   for (int32_t end = ubrk_next(threadBreakIterator); end != UBRK_DONE && count < capacity;
        start = end, end = ubrk_next(threadBreakIterator)) {
     if (ubrk_getRuleStatus(threadBreakIterator) >= UBRK_WORD_NONE_LIMIT) {
-      starts[count] = start;
-      ends[count] = end;
+      starts[count] = fits ? threadOffsets[start] : start;
+      ends[count] = fits ? threadOffsets[end] : end;
       count++;
     }
   }

@@ -89,6 +89,27 @@ struct AnalyzerFoldingTests {
     #expect(tokens.map(\.sourceRange) == [0..<18, 18..<30])
   }
 
+  /// Dictionary segmentation runs in UTF-16; the word bounds it gives map back to the
+  /// UTF-8 bytes of the text, also past a character outside the Basic Multilingual Plane
+  /// (two UTF-16 units) and for a run too long for the UTF-16 copy.
+  @Test func dictionaryWordsKeepTheirByteRanges() {
+    let text = "我们喜欢𠀀北京"
+    let words = Analyzer.tokens(of: text)
+    let bytes = Array(text.utf8)
+    #expect(!words.isEmpty)
+    for word in words {
+      let source = String(decoding: bytes[word.sourceRange], as: UTF8.self)
+      #expect(source.unicodeScalars.allSatisfy { !$0.properties.isWhitespace })
+      #expect(String(validating: bytes[word.sourceRange], as: UTF8.self) != nil)
+    }
+    #expect(words.contains { $0.text == "北京" })
+    let long = String(repeating: "สวัสดีครับ", count: 60)
+    let thai = Analyzer.tokens(of: long).filter { $0.kind == .word }
+    #expect(thai.count == 120)
+    #expect(thai.prefix(2).map(\.sourceRange) == [0..<18, 18..<30])
+    #expect(thai.last?.sourceRange == (long.utf8.count - 12)..<long.utf8.count)
+  }
+
   static let emptyInputs = [
     "", " ", "   \n\t ", "\r\n", "\u{3000}\u{3000}", ".,;!?()", "#", "@", "#_", "@ #",
   ]
