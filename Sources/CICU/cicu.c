@@ -185,7 +185,9 @@ int32_t cicu_word_segments(const uint8_t *text, int32_t length, int32_t *starts,
       return -1;
     }
   }
-  // Decode to UTF-16 when the run fits, remembering where each unit's code point starts.
+  // Decode to UTF-16 when the run fits, remembering where each unit's code point starts. A
+  // code point never takes more UTF-16 units than UTF-8 bytes (an ill-formed sequence
+  // becomes one U+FFFD for at least one byte), so `length` bytes fit in `length` units.
   int32_t units = 0;
   int fits = length <= SEGMENT_UNITS;
   for (int32_t index = 0; fits && index < length;) {
@@ -193,10 +195,6 @@ int32_t cicu_word_segments(const uint8_t *text, int32_t length, int32_t *starts,
     int32_t start = index;
     U8_NEXT(text, index, length, c);
     if (c < 0) c = 0xFFFD;
-    if (units + U16_LENGTH(c) > SEGMENT_UNITS) {
-      fits = 0;
-      break;
-    }
     threadOffsets[units] = start;
     if (U_IS_BMP(c)) {
       threadUnits[units++] = (UChar)c;

@@ -3,18 +3,19 @@ import CPrefetch
 /// The writer's table of document ids: each distinct id gets a dense number, in the order
 /// added.
 ///
-/// Ids are looked up twice per document: once when it is added (almost always a new id,
-/// to refuse duplicates) and at commit, once per video for its creator and once for its
-/// sound. The table is open addressing with linear probing (Knuth, *The Art of Computer
+/// Ids are looked up when a document is added (almost always a new id, to refuse
+/// duplicates), and once per video for its creator and once for its sound (as it is added,
+/// and again at commit for those added after it). The table is open addressing with linear probing (Knuth, *The Art of Computer
 /// Programming*, vol. 3, section 6.4, algorithm L) at a load of at most one half, and each
 /// 8-byte slot holds 32 bits of the id's hash beside its number. A new id is refused or
 /// placed by reading its slots alone: a stored id's bytes are read only when the hash bits
 /// agree, which for a new id happens about once in four billion probes.
 ///
 /// ``TermInterner``'s 32-byte slots, which carry a term's first bytes to spare the arena
-/// read on every match, would make this table four times larger for a lookup that matches
-/// only at commit; a million ids took 64 MB of slots there and take 16 MB here, and every
-/// page of a growing table is fresh memory the kernel must clear.
+/// read on every match, would make this table four times larger for lookups that match only
+/// for references (whose arena reads the writer loads ahead, ``candidate(hash:)``); a
+/// million ids took 64 MB of slots there and take 16 MB here, and every page of a growing
+/// table is fresh memory the kernel must clear.
 struct DocumentIDTable {
   /// The bytes of every id, back to back.
   private var arena: [UInt8] = []
@@ -62,6 +63,8 @@ struct DocumentIDTable {
     let start = Int(starts[Int(id)])
     let end = Int(starts[Int(id) + 1])
     guard end - start == key.count else { return false }
+    // An empty arena may have no address; an empty key matches an empty id.
+    guard !key.isEmpty else { return true }
     return arena.withUnsafeBytes {
       ByteStringTable.bytesEqual($0.baseAddress! + start, key.baseAddress, key.count)
     }

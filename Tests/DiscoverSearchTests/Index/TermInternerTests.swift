@@ -67,6 +67,14 @@ import Testing
     }
   }
 
+  @Test func anEmptyIDInAnEmptyTableIsFound() {
+    var table = DocumentIDTable()
+    let (id, isNew) = [UInt8]().withUnsafeBytes { table.intern($0) }
+    #expect(id == 0 && isNew)
+    #expect([UInt8]().withUnsafeBytes { table.find($0) } == 0)
+    #expect([UInt8]().withUnsafeBytes { table.intern($0) } == (0, false))
+  }
+
   @Test func aCopySharesNothingOnceEitherAdds() {
     var original = DocumentIDTable()
     for number in 0..<100 { _ = key(number).withUnsafeBytes { original.intern($0) } }
