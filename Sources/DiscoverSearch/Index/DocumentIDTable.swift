@@ -77,6 +77,12 @@ struct DocumentIDTable {
     cprefetch_for_writing(table.slots + (hash & (table.count - 1)))
   }
 
+  /// Starts loading the slot where registering or resolving `id` will start.
+  func prefetch(id: String) {
+    var id = id
+    id.withUTF8 { prefetch(hash: ByteStringTable.hash(UnsafeRawBufferPointer($0))) }
+  }
+
   /// The number of the first id whose slot agrees with `hash`, before comparing any bytes:
   /// the id a lookup of a key with that hash most likely finds. For a caller that loads
   /// what the lookup will read ahead of it (``prefetchStart(of:)``,

@@ -118,7 +118,11 @@ extension IndexWriter {
   /// Inverts one type's entries into its partition.
   ///
   /// Entries are collected in the writer's document numbers; the partition numbers documents
-  /// by `order`.
+  /// by `order`. Besides the entries added, a partition gets entries that only a commit can
+  /// make: the creator field of videos (the terms of the creator's username and display
+  /// name, known once every user is), and the vocabulary parts of concatenated tags. Those
+  /// are counted in the first pass and placed along with the document's own entries in the
+  /// second, never stored in between.
   private func makePartition(
     _ builder: TypeBuilder, termCount: Int, splits: TagSplits,
     creators: [UInt32], order: DocumentOrder
@@ -126,66 +130,53 @@ extension IndexWriter {
     let fieldCount = builder.fieldCount
     let documentCount = builder.documentCount
     var norms = builder.norms
-    let entries = builder.entries.buffer.buffer
+    let words = builder.entries.buffer
+    let creatorTerms =
+      builder.type == .video
+      ? CreatorTerms(creators: creators, terms: userCreatorTerms, starts: userCreatorTermStarts)
+      : nil
 
     // Where each document's entries start, then the end of the last one.
-    var mainStarts = builder.entryStarts
-    mainStarts.append(entries.count)
+    var documentStarts = builder.entryStarts
+    documentStarts.append(words.count)
 
-    // Entries that commit adds, in document order: the creator field of videos, and the
-    // vocabulary parts of concatenated tags.
-    var extras = UnsafeGrowableBuffer<PostingEntry>()
-    defer { extras.deallocate() }
-    var extraStarts: [Int] = []
-    extraStarts.reserveCapacity(documentCount + 1)
+    // First pass, in the writer's order: how many entries each term gets, and the lengths
+    // of the fields that derived entries fill or lengthen.
+    let counts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
+    defer { LargeMemory.deallocate(counts) }
+    counts.update(repeating: 0, count: termCount + 1)
     // The creator's terms are a cache miss away (users come in any order): those of the
     // video a few ahead are prefetched.
     let lookahead = 8
     for document in 0..<documentCount {
-      extraStarts.append(extras.count)
-      for entry in entries[mainStarts[document]..<mainStarts[document + 1]] {
+      var index = documentStarts[document]
+      let end = documentStarts[document + 1]
+      while index < end {
+        let entry = PackedEntry.read(words.base, at: &index)
+        counts[Int(entry.term)] &+= 1
         if let parts = splits.parts(of: entry.term) {
-          let count = parts.count
-          for (offset, part) in parts.enumerated() {
-            extras.append(
-              PostingEntry(
-                term: part, field: entry.field, position: entry.position + UInt32(offset)))
-          }
+          for part in parts { counts[Int(part)] &+= 1 }
           // The parts lengthen the field: `#sidharthmusic` is two words long, not one.
           let normIndex = document * fieldCount + entry.field
-          let length = Int(entry.position) + count
+          let length = Int(entry.position) + parts.count
           if Float(length) > FieldLength.table[Int(norms[normIndex])] {
             norms[normIndex] = FieldLength.code(for: length)
           }
         }
       }
-      if builder.type == .video {
-        if document &+ lookahead < documentCount {
-          let ahead = creators[document &+ lookahead]
-          if ahead != UInt32.max {
-            userCreatorTerms.withUnsafeBufferPointer {
-              // No base address when no user has any creator terms.
-              if let base = $0.baseAddress {
-                cprefetch_for_reading(base + Int(userCreatorTermStarts[Int(ahead)]))
-              }
-            }
-          }
-        }
-        let user = creators[document]
-        if user != UInt32.max {
-          let start = Int(userCreatorTermStarts[Int(user)])
-          let end = Int(userCreatorTermStarts[Int(user) + 1])
-          var length: UInt32 = 0
-          for packed in userCreatorTerms[start..<end] {
-            let position = UInt32(truncatingIfNeeded: packed)
-            length = max(length, position + 1)
-            extras.append(PostingEntry(term: UInt32(packed >> 32), field: 3, position: position))
-          }
-          norms[document * fieldCount + 3] = FieldLength.code(for: Int(length))
-        }
+      guard let creatorTerms else { continue }
+      if document &+ lookahead < documentCount {
+        creatorTerms.prefetchTerms(ofVideo: document &+ lookahead)
       }
+      guard let range = creatorTerms.range(ofVideo: document) else { continue }
+      var length: UInt32 = 0
+      for packed in creatorTerms.terms[range] {
+        counts[Int(packed >> 32)] &+= 1
+        length = max(length, UInt32(truncatingIfNeeded: packed) + 1)
+      }
+      norms[document * fieldCount + SearchField.videoCreator.slot] =
+        FieldLength.code(for: Int(length))
     }
-    extraStarts.append(extras.count)
 
     // Norms in snapshot order.
     var ordered = [UInt8](repeating: 0, count: norms.count)
@@ -213,13 +204,14 @@ extension IndexWriter {
         b: configuration.b(for: fields[$0]), averageLength: averages[$0])
     }
 
-    // Counting sort by term: each term's main entries, then its extras, both in document order.
+    // Counting sort by term, each term's entries in document order.
     let postings = try norms.withUnsafeBufferPointer { normBuffer in
       try IndexWriter.invert(
-        main: entries, mainStarts: mainStarts, extras: extras.buffer, extraStarts: extraStarts,
-        termCount: termCount, fieldCount: fieldCount,
-        documentCount: documentCount, inverseNormalization: inverseNormalization,
-        norms: normBuffer.baseAddress!, order: order, type: builder.type)
+        words: UnsafePointer(words.base), documentStarts: documentStarts, counts: counts,
+        splits: splits, creatorTerms: creatorTerms, termCount: termCount,
+        fieldCount: fieldCount, documentCount: documentCount,
+        inverseNormalization: inverseNormalization, norms: normBuffer.baseAddress!,
+        order: order, type: builder.type)
     }
     return TypePartition(
       type: builder.type, documentCount: documentCount, postings: postings,
@@ -229,80 +221,90 @@ extension IndexWriter {
 
   /// Groups entries by term with a counting sort and encodes every term's list.
   ///
-  /// Entries arrive grouped by the writer's document numbers (writer document `d`'s main
-  /// entries are `main[mainStarts[d]..<mainStarts[d + 1]]`, and likewise for extras); the
-  /// scatter visits documents in snapshot order (`order`) and renumbers them, so each term's
-  /// main entries, then its extras, land in ascending snapshot order. `norms` are in
-  /// snapshot order.
+  /// Writer document `d`'s entries are the ``PackedEntry`` words
+  /// `words[documentStarts[d]..<documentStarts[d + 1]]`, each followed by its tag's parts in
+  /// `splits`, then, for videos, its creator's terms. `counts[t]` is how many entries term
+  /// `t` gets in all; it is overwritten. The scatter visits documents in snapshot order
+  /// (`order`) and renumbers them, so each term's entries land in ascending snapshot order.
+  /// `norms` are in snapshot order.
   private static func invert(
-    main: UnsafeBufferPointer<PostingEntry>, mainStarts: [Int],
-    extras: UnsafeBufferPointer<PostingEntry>, extraStarts: [Int], termCount: Int, fieldCount: Int,
+    words: UnsafePointer<UInt32>, documentStarts: [Int], counts: UnsafeMutablePointer<Int>,
+    splits: TagSplits, creatorTerms: CreatorTerms?, termCount: Int, fieldCount: Int,
     documentCount: Int, inverseNormalization: [[Float]],
     norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
   ) throws -> TypePostings {
-    // starts[t] is where term t's entries begin; mainEnds[t] where its extras begin.
+    // starts[t] is where term t's entries begin; cursors[t] where its next one goes.
     // Read and written at random, one term per entry: huge pages keep them in the TLB.
-    let starts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
-    let mainEnds = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    let starts = counts
     let cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
-    defer {
-      LargeMemory.deallocate(starts)
-      LargeMemory.deallocate(mainEnds)
-      LargeMemory.deallocate(cursors)
-    }
-    starts.update(repeating: 0, count: termCount + 1)
-    mainEnds.update(repeating: 0, count: termCount)
-    for entry in main { mainEnds[Int(entry.term)] &+= 1 }
-    for entry in extras { starts[Int(entry.term)] &+= 1 }
+    defer { LargeMemory.deallocate(cursors) }
     var total = 0
     for term in 0..<termCount {
-      let mainCount = mainEnds[term]
-      let extraCount = starts[term]
+      let count = starts[term]
       starts[term] = total
-      mainEnds[term] = total + mainCount
       cursors[term] = total
-      total += mainCount + extraCount
+      total += count
     }
     starts[termCount] = total
     // The term is implied by where an occurrence lands, so the sorted copy holds the
     // snapshot's document in its place.
     let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
     defer { LargeMemory.deallocate(sorted) }
-    // Both passes visit documents in snapshot order, so the norms are read in order too.
+    precondition(
+      documentStarts.count == documentCount + 1 && order.order.count == documentCount,
+      "document starts and order disagree with the document count")
     // The writer's documents come in another order, so each document's start and entries
-    // are two dependent cache misses away. Both are prefetched, in two stages: the start of
-    // the document sixteen ahead, then the entries of the one eight ahead, whose start has
-    // arrived by then. Their misses overlap with the scatter of the documents before instead
+    // (and a video's creator, where the creator's terms start, and those terms) are
+    // dependent cache misses away. They are prefetched in stages: the start (and creator) of
+    // the document sixteen ahead, then the entries (and where the creator's terms start) of
+    // the one eight ahead, whose start has arrived by then, then the creator's terms of the
+    // one four ahead. Their misses overlap with the scatter of the documents before instead
     // of each waiting its turn (a prefetch whose address is still loading stalls like a load).
     let lookahead = 8
-    for (pass, (entries, documentStarts)) in [(main, mainStarts), (extras, extraStarts)]
-      .enumerated()
-    {
-      if pass == 1 { for term in 0..<termCount { cursors[term] = mainEnds[term] } }
-      guard let base = entries.baseAddress, !entries.isEmpty else { continue }
-      precondition(
-        documentStarts.count == documentCount + 1 && order.order.count == documentCount,
-        "document starts and order disagree with the document count")
-      documentStarts.withUnsafeBufferPointer { documentStarts in
-        order.order.withUnsafeBufferPointer { order in
-          let firstStart = documentStarts.baseAddress!
-          for new in 0..<documentCount {
-            let old = Int(order[new])
-            if new &+ 2 &* lookahead < documentCount {
-              cprefetch_for_reading(firstStart + Int(order[new &+ 2 &* lookahead]))
+    documentStarts.withUnsafeBufferPointer { documentStarts in
+      order.order.withUnsafeBufferPointer { order in
+        let firstStart = documentStarts.baseAddress!
+        for new in 0..<documentCount {
+          let old = Int(order[new])
+          if new &+ 2 &* lookahead < documentCount {
+            let ahead = Int(order[new &+ 2 &* lookahead])
+            cprefetch_for_reading(firstStart + ahead)
+            creatorTerms?.prefetchCreator(ofVideo: ahead)
+          }
+          if new &+ lookahead < documentCount {
+            let ahead = Int(order[new &+ lookahead])
+            cprefetch_for_reading(words + documentStarts[ahead])
+            creatorTerms?.prefetchStart(ofVideo: ahead)
+          }
+          if new &+ lookahead / 2 < documentCount {
+            creatorTerms?.prefetchTerms(ofVideo: Int(order[new &+ lookahead / 2]))
+          }
+          let document = UInt32(truncatingIfNeeded: new)
+          let normBase = new &* fieldCount
+          var index = documentStarts[old]
+          let end = documentStarts[old &+ 1]
+          while index < end {
+            let entry = PackedEntry.read(words, at: &index)
+            let norm = norms[normBase &+ entry.field]
+            place(
+              entry.withNorm(norm), document: document, sorted: sorted, cursors: cursors)
+            guard let parts = splits.parts(of: entry.term) else { continue }
+            for (offset, part) in parts.enumerated() {
+              let position = entry.position + UInt32(offset)
+              place(
+                PostingEntry(term: part, field: entry.field, position: position).withNorm(norm),
+                document: document, sorted: sorted, cursors: cursors)
             }
-            if new &+ lookahead < documentCount {
-              cprefetch_for_reading(base + documentStarts[Int(order[new &+ lookahead])])
-            }
-            let normBase = new &* fieldCount
-            for index in documentStarts[old]..<documentStarts[old &+ 1] {
-              let entry = base[index]
-              let term = Int(entry.term)
-              sorted[cursors[term]] = Occurrence(
-                document: UInt32(truncatingIfNeeded: new),
-                fieldPosition: entry.withNorm(norms[normBase &+ entry.field]).fieldPosition)
-              cursors[term] &+= 1
-            }
+          }
+          guard let creatorTerms, let range = creatorTerms.range(ofVideo: old) else { continue }
+          let field = SearchField.videoCreator.slot
+          let norm = norms[normBase &+ field]
+          for packed in creatorTerms.terms[range] {
+            let term = UInt32(truncatingIfNeeded: packed >> 32)
+            let position = UInt32(truncatingIfNeeded: packed)
+            place(
+              PostingEntry(term: term, field: field, position: position).withNorm(norm),
+              document: document, sorted: sorted, cursors: cursors)
           }
         }
       }
@@ -316,25 +318,16 @@ extension IndexWriter {
     var occurrences = UnsafeGrowableBuffer<UInt32>(capacity: 1024)
     defer { occurrences.deallocate() }
     for term in 0..<termCount {
-      let start = starts[term]
+      var index = starts[term]
       let end = starts[term + 1]
-      guard start < end else { continue }
-      let middle = mainEnds[term]
+      guard index < end else { continue }
       encoder.beginList()
-      var mainIndex = start
-      var extraIndex = middle
-      while mainIndex < middle || extraIndex < end {
-        let document = min(
-          mainIndex < middle ? sorted[mainIndex].document : UInt32.max,
-          extraIndex < end ? sorted[extraIndex].document : UInt32.max)
+      while index < end {
+        let document = sorted[index].document
         occurrences.removeAll()
-        while mainIndex < middle && sorted[mainIndex].document == document {
-          occurrences.append(sorted[mainIndex].fieldPosition)
-          mainIndex &+= 1
-        }
-        while extraIndex < end && sorted[extraIndex].document == document {
-          occurrences.append(sorted[extraIndex].fieldPosition)
-          extraIndex &+= 1
+        while index < end && sorted[index].document == document {
+          occurrences.append(sorted[index].fieldPosition)
+          index &+= 1
         }
         let count = IndexWriter.sortAndDeduplicate(occurrences.base, count: occurrences.count)
         encoder.addPosting(
@@ -350,6 +343,19 @@ extension IndexWriter {
         "the \(type.rawValue) postings exceed 4 GB; split the collection into several indexes")
     }
     return encoder.finish()
+  }
+
+  /// Writes `entry` of snapshot document `document` at its term's cursor, and moves the
+  /// cursor on.
+  @inline(__always)
+  private static func place(
+    _ entry: PostingEntry, document: UInt32, sorted: UnsafeMutablePointer<Occurrence>,
+    cursors: UnsafeMutablePointer<Int>
+  ) {
+    let term = Int(entry.term)
+    let slot = cursors[term]
+    sorted[slot] = Occurrence(document: document, fieldPosition: entry.fieldPosition)
+    cursors[term] = slot &+ 1
   }
 
   /// An entry in the scatter's output, where its term is implied by its place: the
@@ -386,6 +392,50 @@ extension IndexWriter {
       write += 1
     }
     return write
+  }
+}
+
+/// The terms each video gets in its creator field: its creator's username and display name
+/// terms (`IndexWriter.userCreatorTerms`), each packed as term id << 32 | position.
+private struct CreatorTerms {
+  /// Each video's creator, as the writer's user number, or `UInt32.max`.
+  let creators: [UInt32]
+  let terms: [UInt64]
+  /// `terms[starts[u]..<starts[u + 1]]` are user `u`'s.
+  let starts: [UInt32]
+
+  /// Where the terms of video `video`'s creator are in ``terms``; nil when the video has no
+  /// (known) creator.
+  @inline(__always)
+  func range(ofVideo video: Int) -> Range<Int>? {
+    let user = creators[video]
+    guard user != UInt32.max else { return nil }
+    return Int(starts[Int(user)])..<Int(starts[Int(user) + 1])
+  }
+
+  /// Starts loading the video's creator.
+  @inline(__always)
+  func prefetchCreator(ofVideo video: Int) {
+    creators.withUnsafeBufferPointer { cprefetch_for_reading($0.baseAddress! + video) }
+  }
+
+  /// Starts loading where the terms of the video's creator start.
+  @inline(__always)
+  func prefetchStart(ofVideo video: Int) {
+    let user = creators[video]
+    guard user != UInt32.max else { return }
+    starts.withUnsafeBufferPointer { cprefetch_for_reading($0.baseAddress! + Int(user)) }
+  }
+
+  /// Starts loading the terms of the video's creator.
+  @inline(__always)
+  func prefetchTerms(ofVideo video: Int) {
+    let user = creators[video]
+    guard user != UInt32.max else { return }
+    terms.withUnsafeBufferPointer {
+      // No base address when no user has any creator terms.
+      if let base = $0.baseAddress { cprefetch_for_reading(base + Int(starts[Int(user)])) }
+    }
   }
 }
 

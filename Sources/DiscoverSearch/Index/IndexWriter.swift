@@ -122,7 +122,7 @@ public struct IndexWriter {
     reserveCapacity(for: documents)
     for index in documents.indices {
       if index &+ lookahead < documents.count {
-        prefetchRegistration(of: documents[index &+ lookahead].id)
+        documentIDs.prefetch(id: documents[index &+ lookahead].id)
       }
       try add(documents[index])
     }
@@ -302,12 +302,6 @@ public struct IndexWriter {
   /// ±10^15 seconds).
   static let missingDate = Int64.min
 
-  /// Starts loading the id table's slot that registering or resolving `id` will read.
-  func prefetchRegistration(of id: String) {
-    var id = id
-    id.withUTF8 { documentIDs.prefetch(hash: ByteStringTable.hash(UnsafeRawBufferPointer($0))) }
-  }
-
   /// The document of `type` with `id`, if there is one.
   func resolve(_ id: String, as type: SearchResultType) -> UInt32? {
     var id = id
@@ -399,14 +393,19 @@ public struct IndexWriter {
       terms.prefetch(hash: hash)
     }
     terms.makeTableUnique()
+    let start = entries.count
+    let words = entries.appendUninitialized(count: tokenCount * PackedEntry.maximumWords)
+    var written = 0
     for (index, token) in stream.tokens.enumerated() {
       let key = UnsafeRawBufferPointer(
         rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
       let isWord = token.kind == .word
       let term = terms.internUnique(key, hash: hashes[index], isWord: isWord)
       if isWord { plainWords += 1 }
-      entries.append(PostingEntry(term: term, field: field, position: token.position))
+      written &+= PackedEntry.write(
+        term: term, field: field, position: token.position, to: words + written)
     }
+    entries.truncate(to: start + written)
     totalPlainWords += plainWords
   }
 
@@ -432,9 +431,10 @@ public struct IndexWriter {
 /// What the writer collects for one content type before a commit.
 struct TypeBuilder: Sendable {
   let type: SearchResultType
-  /// One entry per token, in the order documents were added.
+  /// One entry per token (``PackedEntry``), in the order documents were added.
   var entries = PostingEntryStore()
-  /// Where each document's entries start in ``entries``, by the writer's document number.
+  /// Where each document's entries start in ``entries`` (a word index), by the writer's
+  /// document number.
   var entryStarts: [Int] = []
   /// Field length codes, document-major.
   var norms: [UInt8] = []
@@ -459,8 +459,8 @@ struct TypeBuilder: Sendable {
   }
 }
 
-/// The postings entries of one type.
-typealias PostingEntryStore = GrowableStore<PostingEntry>
+/// The postings entries of one type, as ``PackedEntry`` words.
+typealias PostingEntryStore = GrowableStore<UInt32>
 
 /// A growable array of plain values in memory from ``LargeMemory``, shared by reference:
 /// tens of millions of postings entries, or hundreds of megabytes of titles, grow by

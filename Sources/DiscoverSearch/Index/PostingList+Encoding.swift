@@ -23,6 +23,12 @@ struct PostingEntry: Sendable, BitwiseCopyable {
     fieldPosition = UInt32(field) << 30 | min(position, PostingEntry.positionMask)
   }
 
+  @inline(__always)
+  init(term: UInt32, fieldPosition: UInt32) {
+    self.term = term
+    self.fieldPosition = fieldPosition
+  }
+
   @inline(__always) var field: Int { Int(fieldPosition >> 30) }
   @inline(__always) var position: UInt32 { fieldPosition & PostingEntry.positionMask }
 

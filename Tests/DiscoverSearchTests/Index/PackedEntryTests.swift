@@ -1,0 +1,72 @@
+import Testing
+
+@testable import DiscoverSearch
+
+/// The writer's one- and two-word postings entries (`PackedEntry`).
+@Suite struct PackedEntryTests {
+  @Test func entriesOfBothFormsReadBackInOrder() {
+    let limitTerm = PackedEntry.shortTermLimit
+    let limitPosition = PackedEntry.shortPositionLimit
+    let mask = PostingEntry.positionMask
+    // (term, field, position, words it takes)
+    let cases: [(UInt32, Int, UInt32, Int)] = [
+      (0, 0, 0, 1),
+      (limitTerm - 1, 3, limitPosition - 1, 1),
+      (limitTerm, 1, 0, 2),
+      (5, 2, limitPosition, 2),
+      (UInt32.max - 1, 3, mask, 2),
+      (9, 0, mask + 5, 2),
+      (12, 1, 7, 1),
+      (limitTerm + 7, 2, limitPosition + 1, 2),
+    ]
+    var words = [UInt32](repeating: 0, count: cases.count * PackedEntry.maximumWords)
+    var written = 0
+    words.withUnsafeMutableBufferPointer { buffer in
+      for (term, field, position, size) in cases {
+        let taken = PackedEntry.write(
+          term: term, field: field, position: position, to: buffer.baseAddress! + written)
+        #expect(taken == size, "term \(term) position \(position)")
+        written += taken
+      }
+    }
+    var index = 0
+    words.withUnsafeBufferPointer { buffer in
+      for (term, field, position, _) in cases {
+        let entry = PackedEntry.read(buffer.baseAddress!, at: &index)
+        let expected = PostingEntry(term: term, field: field, position: position)
+        #expect(entry.term == expected.term)
+        #expect(entry.fieldPosition == expected.fieldPosition)
+        #expect(entry.field == field)
+        #expect(entry.position == min(position, mask))
+      }
+    }
+    #expect(index == written)
+  }
+
+  /// Positions past a one-word entry's reach keep their place: phrases far into a long
+  /// description still match, and only where the words really are adjacent.
+  @Test func phrasesPastTheShortPositionsMatch() throws {
+    let filler = (0..<300).map { "filler\($0)" }
+    var far = filler
+    far[255] = "amber"
+    far[256] = "harbor"
+    far += ["midnight", "lantern"]
+    var writer = IndexWriter()
+    try writer.add(
+      .video(
+        Video(id: "far", title: "long one", description: far.joined(separator: " "))))
+    try writer.add(
+      .video(
+        Video(
+          id: "swapped", title: "short one",
+          description: (filler + ["lantern", "midnight", "harbor", "amber"]).joined(
+            separator: " "))))
+    let index = try writer.makeIndex()
+    for phrase in ["\"midnight lantern\"", "\"amber harbor\""] {
+      let response = try index.search(phrase, in: .videos)
+      #expect(response.results.map(\.id) == ["far"], "\(phrase)")
+    }
+    #expect(try index.search("midnight lantern", in: .videos).totalHits == 2)
+    #expect(try index.search("\"filler299 midnight\"", in: .videos).results.map(\.id) == ["far"])
+  }
+}
