@@ -41,7 +41,7 @@ struct DocumentOrder {
     for (number, count) in counts.enumerated() {
       keys.append((largest - UInt64(count)) << UInt64(numberBits) | UInt64(number))
     }
-    keys.sort()
+    keys.radixSort()
     let mask = ((1 as UInt64) << UInt64(numberBits)) &- 1
     return keys.map { UInt32(truncatingIfNeeded: $0 & mask) }
   }

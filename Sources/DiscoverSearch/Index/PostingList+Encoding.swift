@@ -328,7 +328,7 @@ struct PostingsEncoder {
     for index in 0..<count where listImpacts[index] > cut {
       above.append(UInt64(~listImpacts[index].bitPattern) << 32 | UInt64(listDocuments[index]))
     }
-    above.sort()
+    above.radixSort()
     for key in above {
       impactDocuments.append(UInt32(truncatingIfNeeded: key))
       impactValues.append(Float(bitPattern: ~UInt32(key >> 32)))

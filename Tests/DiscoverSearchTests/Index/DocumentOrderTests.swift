@@ -25,6 +25,27 @@ import Testing
     }
   }
 
+  /// Keys whose digits are all alike in some passes (skipped), that use the top bit, or
+  /// that repeat, in lists shorter and longer than the comparison-sort cutoff.
+  @Test func radixSortMatchesTheStandardSort() {
+    var generator = SystemRandomNumberGenerator()
+    let shapes: [(Int) -> UInt64] = [
+      { _ in UInt64.random(in: 0...UInt64.max, using: &generator) },
+      { _ in UInt64.random(in: 0...3, using: &generator) << 40 | 0x7FF },
+      { number in UInt64(number % 5) },
+      { _ in 42 },
+      { number in UInt64.max - UInt64(number) },
+    ]
+    for size in [0, 1, 64, 65, 3000, 70_000] {
+      for shape in shapes {
+        var keys = (0..<size).map(shape)
+        let expected = keys.sorted()
+        keys.radixSort()
+        #expect(keys == expected, "size \(size)")
+      }
+    }
+  }
+
   @Test func countsTooLargeToPackUseTheComparisonSort() {
     // With 1,000 documents (10 bits), counts of 2^54 and more do not fit one key.
     var counts = (0..<1000).map { $0 * 7919 % 1000 }
