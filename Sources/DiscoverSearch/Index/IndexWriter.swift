@@ -385,6 +385,25 @@ public struct IndexWriter {
     // Two passes: hash every token and prefetch its first slot, then intern. With millions
     // of terms most slots miss the cache; fetched together, their misses overlap instead of
     // each waiting for the one before.
+    hashAndPrefetchTokens()
+    terms.makeTableUnique()
+    for (index, token) in stream.tokens.enumerated() {
+      let key = UnsafeRawBufferPointer(
+        rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
+      let isWord = token.kind == .word
+      let term = terms.internUnique(key, hash: hashes[index], isWord: isWord)
+      if isWord { plainWords += 1 }
+      PackedEntry.append(term: term, field: field, position: token.position, to: &entries)
+    }
+    totalPlainWords += plainWords
+  }
+
+  /// Hashes the stream's tokens into ``hashes`` and starts loading the slot each one's
+  /// lookup starts at. A function of its own, called once per field: inlined, it made
+  /// `appendStream` too large for the compiler to inline the interning into its loop.
+  @inline(never)
+  private mutating func hashAndPrefetchTokens() {
+    let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     hashes.removeAll(keepingCapacity: true)
     for token in stream.tokens {
       let hash = ByteStringTable.hash(
@@ -392,21 +411,6 @@ public struct IndexWriter {
       hashes.append(hash)
       terms.prefetch(hash: hash)
     }
-    terms.makeTableUnique()
-    let start = entries.count
-    let words = entries.appendUninitialized(count: tokenCount * PackedEntry.maximumWords)
-    var written = 0
-    for (index, token) in stream.tokens.enumerated() {
-      let key = UnsafeRawBufferPointer(
-        rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
-      let isWord = token.kind == .word
-      let term = terms.internUnique(key, hash: hashes[index], isWord: isWord)
-      if isWord { plainWords += 1 }
-      written &+= PackedEntry.write(
-        term: term, field: field, position: token.position, to: words + written)
-    }
-    entries.truncate(to: start + written)
-    totalPlainWords += plainWords
   }
 
   /// The (term, position) pairs of the last `count` tokens appended, packed for the

@@ -19,23 +19,19 @@ enum PackedEntry {
   /// Marks the first word of a two-word entry.
   private static let longMarker: UInt32 = 1 << 31
 
-  /// The most words one entry takes.
-  static let maximumWords = 2
-
-  /// Writes an entry at `words`, which must have room for ``maximumWords``; returns how many
-  /// words it took. Positions past ``PostingEntry/positionMask`` are stored as it.
+  /// Appends an entry to `words`: one word or two. Positions past
+  /// ``PostingEntry/positionMask`` are stored as it.
   @inline(__always)
-  static func write(
-    term: UInt32, field: Int, position: UInt32, to words: UnsafeMutablePointer<UInt32>
-  ) -> Int {
+  static func append(
+    term: UInt32, field: Int, position: UInt32, to words: inout UnsafeGrowableBuffer<UInt32>
+  ) {
     let field = UInt32(truncatingIfNeeded: field) & 3
     if term < shortTermLimit && position < shortPositionLimit {
-      words[0] = term << 10 | field << 8 | position
-      return 1
+      words.append(term << 10 | field << 8 | position)
+    } else {
+      words.append(longMarker | field << 22 | min(position, PostingEntry.positionMask))
+      words.append(term)
     }
-    words[0] = longMarker | field << 22 | min(position, PostingEntry.positionMask)
-    words[1] = term
-    return 2
   }
 
   /// The entry that starts at `words[index]`; moves `index` to the next one.

@@ -19,28 +19,23 @@ import Testing
       (12, 1, 7, 1),
       (limitTerm + 7, 2, limitPosition + 1, 2),
     ]
-    var words = [UInt32](repeating: 0, count: cases.count * PackedEntry.maximumWords)
-    var written = 0
-    words.withUnsafeMutableBufferPointer { buffer in
-      for (term, field, position, size) in cases {
-        let taken = PackedEntry.write(
-          term: term, field: field, position: position, to: buffer.baseAddress! + written)
-        #expect(taken == size, "term \(term) position \(position)")
-        written += taken
-      }
+    var words = UnsafeGrowableBuffer<UInt32>()
+    defer { words.deallocate() }
+    for (term, field, position, size) in cases {
+      let before = words.count
+      PackedEntry.append(term: term, field: field, position: position, to: &words)
+      #expect(words.count - before == size, "term \(term) position \(position)")
     }
     var index = 0
-    words.withUnsafeBufferPointer { buffer in
-      for (term, field, position, _) in cases {
-        let entry = PackedEntry.read(buffer.baseAddress!, at: &index)
-        let expected = PostingEntry(term: term, field: field, position: position)
-        #expect(entry.term == expected.term)
-        #expect(entry.fieldPosition == expected.fieldPosition)
-        #expect(entry.field == field)
-        #expect(entry.position == min(position, mask))
-      }
+    for (term, field, position, _) in cases {
+      let entry = PackedEntry.read(words.base, at: &index)
+      let expected = PostingEntry(term: term, field: field, position: position)
+      #expect(entry.term == expected.term)
+      #expect(entry.fieldPosition == expected.fieldPosition)
+      #expect(entry.field == field)
+      #expect(entry.position == min(position, mask))
     }
-    #expect(index == written)
+    #expect(index == words.count)
   }
 
   /// Positions past a one-word entry's reach keep their place: phrases far into a long
