@@ -62,15 +62,8 @@ struct ByteStringTable: Sendable {
   /// Firefox's hasher), then a final avalanche (the MurmurHash3 64-bit finalizer).
   @inline(__always)
   static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-    let seed: UInt64 = 0x517c_c1b7_2722_0a95
-    var hash = UInt64(truncatingIfNeeded: bytes.count) &* seed
-    var offset = 0
+    var (hash, offset) = hashWholeWords(bytes)
     let count = bytes.count
-    while offset + 8 <= count {
-      let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      hash = ((hash << 5) | (hash >> 59) ^ word) &* seed
-      offset += 8
-    }
     if offset < count {
       var word: UInt64 = 0
       var shift: UInt64 = 0
@@ -79,8 +72,48 @@ struct ByteStringTable: Sendable {
         shift += 8
         offset += 1
       }
-      hash = ((hash << 5) | (hash >> 59) ^ word) &* seed
+      hash = mix(hash, word)
     }
+    return finish(hash)
+  }
+
+  /// ``hash(_:)`` of bytes followed by at least 7 more readable bytes: the last, partial word
+  /// is one load with the bytes past the end masked off, instead of a loop over its bytes.
+  /// The same value.
+  @inline(__always)
+  static func hash(paddedBytes bytes: UnsafeRawBufferPointer) -> Int {
+    var (hash, offset) = hashWholeWords(bytes)
+    let rest = bytes.count - offset
+    if rest > 0 {
+      let word = bytes.baseAddress!.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      hash = mix(hash, word & (UInt64.max >> UInt64(64 - 8 * rest)))
+    }
+    return finish(hash)
+  }
+
+  /// The hash state after the length and every whole 8-byte word, and where the rest starts.
+  @inline(__always)
+  private static func hashWholeWords(_ bytes: UnsafeRawBufferPointer) -> (UInt64, Int) {
+    var hash = UInt64(truncatingIfNeeded: bytes.count) &* hashSeed
+    var offset = 0
+    let count = bytes.count
+    while offset + 8 <= count {
+      hash = mix(hash, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    return (hash, offset)
+  }
+
+  private static let hashSeed: UInt64 = 0x517c_c1b7_2722_0a95
+
+  @inline(__always)
+  private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+    ((hash << 5) | (hash >> 59) ^ word) &* hashSeed
+  }
+
+  @inline(__always)
+  private static func finish(_ hash: UInt64) -> Int {
+    var hash = hash
     hash ^= hash >> 33
     hash &*= 0xff51_afd7_ed55_8ccd
     hash ^= hash >> 33

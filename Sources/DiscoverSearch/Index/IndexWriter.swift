@@ -391,7 +391,7 @@ public struct IndexWriter {
       let key = UnsafeRawBufferPointer(
         rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
       let isWord = token.kind == .word
-      let term = terms.internUnique(key, hash: hashes[index], isWord: isWord)
+      let term = terms.internUnique(key, hash: hashes[index], isWord: isWord, isPadded: true)
       if isWord { plainWords += 1 }
       PackedEntry.append(term: term, field: field, position: token.position, to: &entries)
     }
@@ -399,15 +399,23 @@ public struct IndexWriter {
   }
 
   /// Hashes the stream's tokens into ``hashes`` and starts loading the slot each one's
-  /// lookup starts at. A function of its own, called once per field: inlined, it made
+  /// lookup starts at; leaves 16 bytes of room after the stream's bytes. A function of its own, called once per field: inlined, it made
   /// `appendStream` too large for the compiler to inline the interning into its loop.
   @inline(never)
   private mutating func hashAndPrefetchTokens() {
+    // Room for 16 bytes past the last token, which `hash(paddedBytes:)` and the interner's
+    // padded prefix may read (and mask off).
+    let count = stream.bytes.count
+    if stream.bytes.capacity - count < 16 {
+      _ = stream.bytes.appendUninitialized(count: 16)
+      stream.bytes.truncate(to: count)
+    }
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     hashes.removeAll(keepingCapacity: true)
     for token in stream.tokens {
       let hash = ByteStringTable.hash(
-        UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]))
+        paddedBytes: UnsafeRawBufferPointer(
+          rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]))
       hashes.append(hash)
       terms.prefetch(hash: hash)
     }

@@ -65,6 +65,22 @@ struct TermInterner {
     return Prefix(low: partialWord(key, from: 0), high: 0)
   }
 
+  /// ``prefix(of:)`` of a key followed by at least 15 more readable bytes: whole-word loads
+  /// with the bytes past the key masked off, instead of loops over its last bytes.
+  @inline(__always)
+  private static func prefix(ofPadded key: UnsafeRawBufferPointer) -> Prefix {
+    let count = key.count
+    guard count > 0 else { return .zero }
+    let low = key.baseAddress!.loadUnaligned(as: UInt64.self)
+    let high = key.baseAddress!.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    if count >= 16 { return Prefix(low: low, high: high) }
+    if count >= 8 {
+      // Past-width shifts give 0: a key of 8 bytes keeps no high bytes.
+      return Prefix(low: low, high: high & (UInt64.max >> UInt64(128 - 8 * count)))
+    }
+    return Prefix(low: low & (UInt64.max >> UInt64(64 - 8 * count)), high: 0)
+  }
+
   /// Bytes `start..<min(start + 8, count)` of `key`, little-endian, zero-padded.
   @inline(__always)
   private static func partialWord(_ key: UnsafeRawBufferPointer, from start: Int) -> UInt64 {
@@ -140,12 +156,15 @@ struct TermInterner {
   }
 
   /// ``intern(_:hash:isWord:)`` for a caller that has called ``makeTableUnique()`` since
-  /// this interner was last copied: a loop over many tokens checks once.
+  /// this interner was last copied: a loop over many tokens checks once. When `isPadded`,
+  /// at least 15 readable bytes follow the key.
   @inline(__always)
-  mutating func internUnique(_ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool) -> UInt32 {
+  mutating func internUnique(
+    _ key: UnsafeRawBufferPointer, hash: Int, isWord: Bool, isPadded: Bool = false
+  ) -> UInt32 {
     assert(isKnownUniquelyReferenced(&table), "internUnique needs makeTableUnique() first")
     let tag = Self.tag(hash: hash, length: key.count)
-    let prefix = Self.prefix(of: key)
+    let prefix = isPadded ? Self.prefix(ofPadded: key) : Self.prefix(of: key)
     var (found, slot) = probe(key, hash: hash, tag: tag, prefix: prefix)
     if let found {
       if isWord { table.slots[slot].wordCount &+= 1 }

@@ -27,6 +27,31 @@ import Testing
     #expect(key(20_000).withUnsafeBytes { interner.find($0) } == nil)
   }
 
+  /// The writer interns tokens with a padded prefix (whole-word loads, masked); lookups
+  /// compute it byte by byte. Every key interned one way is found the other.
+  @Test func paddedKeysAreFoundByPlainLookups() {
+    var interner = TermInterner()
+    var generator = SystemRandomNumberGenerator()
+    var buffer = (0..<80).map { _ in UInt8.random(in: 1...255, using: &generator) }
+    var ids: [(key: [UInt8], id: UInt32)] = []
+    for length in 1...40 {
+      buffer.withUnsafeBytes { raw in
+        let key = UnsafeRawBufferPointer(rebasing: raw[3..<(3 + length)])
+        let hash = ByteStringTable.hash(key)
+        interner.makeTableUnique()
+        let id = interner.internUnique(key, hash: hash, isWord: false, isPadded: true)
+        ids.append((Array(key), id))
+      }
+      // A different byte after the next key's end, so that unmasked garbage would show.
+      buffer[3 + length] ^= 0x5A
+    }
+    #expect(Set(ids.map(\.id)).count == 40)
+    for (key, id) in ids {
+      #expect(key.withUnsafeBytes { interner.find($0) } == id, "length \(key.count)")
+      #expect(key.withUnsafeBytes { interner.intern($0) } == id)
+    }
+  }
+
   @Test func reservingBeforeEachSmallBatchGrowsGeometrically() {
     var values: [Int] = []
     var capacities: Set<Int> = []
