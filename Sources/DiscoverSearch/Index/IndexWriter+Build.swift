@@ -142,9 +142,12 @@ extension IndexWriter {
 
     // First pass, in the writer's order: how many entries each term gets, and the lengths
     // of the fields that derived entries fill or lengthen.
-    let counts = LargeMemory.allocate(Int.self, capacity: termCount + 1)
+    // Four bytes a term: the counters are read and written at random, and half the size
+    // misses the cache less. `total` checks that no counter can have wrapped.
+    let counts = LargeMemory.allocate(UInt32.self, capacity: termCount + 1)
     defer { LargeMemory.deallocate(counts) }
     counts.update(repeating: 0, count: termCount + 1)
+    var total = 0
     // The creator's terms are a cache miss away (users come in any order): those of the
     // video a few ahead are prefetched.
     let lookahead = 8
@@ -154,8 +157,10 @@ extension IndexWriter {
       while index < end {
         let entry = PackedEntry.read(words.base, at: &index)
         counts[Int(entry.term)] &+= 1
+        total &+= 1
         if let parts = splits.parts(of: entry.term) {
           for part in parts { counts[Int(part)] &+= 1 }
+          total &+= parts.count
           // The parts lengthen the field: `#sidharthmusic` is two words long, not one.
           let normIndex = document * fieldCount + entry.field
           let length = Int(entry.position) + parts.count
@@ -170,12 +175,19 @@ extension IndexWriter {
       }
       guard let range = creatorTerms.range(ofVideo: document) else { continue }
       var length: UInt32 = 0
+      total &+= range.count
       for packed in creatorTerms.terms[range] {
         counts[Int(packed >> 32)] &+= 1
         length = max(length, UInt32(truncatingIfNeeded: packed) + 1)
       }
       norms[document * fieldCount + SearchField.videoCreator.slot] =
         FieldLength.code(for: Int(length))
+    }
+    guard total < Int(UInt32.max) else {
+      throw SearchError(
+        .invalidArgument,
+        "the \(builder.type.rawValue) postings exceed 4 G entries; split the collection into several indexes"
+      )
     }
 
     // Norms in snapshot order.
@@ -224,11 +236,11 @@ extension IndexWriter {
   /// Writer document `d`'s entries are the ``PackedEntry`` words
   /// `words[documentStarts[d]..<documentStarts[d + 1]]`, each followed by its tag's parts in
   /// `splits`, then, for videos, its creator's terms. `counts[t]` is how many entries term
-  /// `t` gets in all; it is overwritten. The scatter visits documents in snapshot order
-  /// (`order`) and renumbers them, so each term's entries land in ascending snapshot order.
-  /// `norms` are in snapshot order.
+  /// `t` gets in all (their sum under 2^32); it is overwritten. The scatter visits documents
+  /// in snapshot order (`order`) and renumbers them, so each term's entries land in ascending
+  /// snapshot order. `norms` are in snapshot order.
   private static func invert(
-    words: UnsafePointer<UInt32>, documentStarts: [Int], counts: UnsafeMutablePointer<Int>,
+    words: UnsafePointer<UInt32>, documentStarts: [Int], counts: UnsafeMutablePointer<UInt32>,
     splits: TagSplits, creatorTerms: CreatorTerms?, termCount: Int, fieldCount: Int,
     documentCount: Int, inverseNormalization: [[Float]],
     norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
@@ -236,19 +248,19 @@ extension IndexWriter {
     // starts[t] is where term t's entries begin; cursors[t] where its next one goes.
     // Read and written at random, one term per entry: huge pages keep them in the TLB.
     let starts = counts
-    let cursors = LargeMemory.allocate(Int.self, capacity: max(termCount, 1))
+    let cursors = LargeMemory.allocate(UInt32.self, capacity: max(termCount, 1))
     defer { LargeMemory.deallocate(cursors) }
-    var total = 0
+    var total: UInt32 = 0
     for term in 0..<termCount {
       let count = starts[term]
       starts[term] = total
       cursors[term] = total
-      total += count
+      total &+= count
     }
     starts[termCount] = total
     // The term is implied by where an occurrence lands, so the sorted copy holds the
     // snapshot's document in its place.
-    let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(total, 1))
+    let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(Int(total), 1))
     defer { LargeMemory.deallocate(sorted) }
     precondition(
       documentStarts.count == documentCount + 1 && order.order.count == documentCount,
@@ -318,8 +330,8 @@ extension IndexWriter {
     var occurrences = UnsafeGrowableBuffer<UInt32>(capacity: 1024)
     defer { occurrences.deallocate() }
     for term in 0..<termCount {
-      var index = starts[term]
-      let end = starts[term + 1]
+      var index = Int(starts[term])
+      let end = Int(starts[term + 1])
       guard index < end else { continue }
       encoder.beginList()
       while index < end {
@@ -350,12 +362,12 @@ extension IndexWriter {
   @inline(__always)
   private static func place(
     _ entry: PostingEntry, document: UInt32, sorted: UnsafeMutablePointer<Occurrence>,
-    cursors: UnsafeMutablePointer<Int>
+    cursors: UnsafeMutablePointer<UInt32>
   ) {
     let term = Int(entry.term)
-    let slot = cursors[term]
+    let slot = Int(cursors[term])
     sorted[slot] = Occurrence(document: document, fieldPosition: entry.fieldPosition)
-    cursors[term] = slot &+ 1
+    cursors[term] = UInt32(truncatingIfNeeded: slot &+ 1)
   }
 
   /// An entry in the scatter's output, where its term is implied by its place: the
