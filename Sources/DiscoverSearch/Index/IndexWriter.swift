@@ -380,12 +380,13 @@ public struct IndexWriter {
     let store = builders[builder].entries
     var entries = store.buffer
     defer { store.buffer = entries }
-    let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     var plainWords = 0
     // Two passes: hash every token and prefetch its first slot, then intern. With millions
     // of terms most slots miss the cache; fetched together, their misses overlap instead of
     // each waiting for the one before.
     hashAndPrefetchTokens()
+    // Only now: making room for the padded loads may have moved the stream's bytes.
+    let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     terms.makeTableUnique()
     for (index, token) in stream.tokens.enumerated() {
       let key = UnsafeRawBufferPointer(
@@ -399,8 +400,9 @@ public struct IndexWriter {
   }
 
   /// Hashes the stream's tokens into ``hashes`` and starts loading the slot each one's
-  /// lookup starts at; leaves 16 bytes of room after the stream's bytes. A function of its own, called once per field: inlined, it made
-  /// `appendStream` too large for the compiler to inline the interning into its loop.
+  /// lookup starts at; first makes 16 bytes of room after the stream's bytes, which may move
+  /// them. A function of its own, called once per field: inlined, it made `appendStream` too
+  /// large for the compiler to inline the interning into its loop.
   @inline(never)
   private mutating func hashAndPrefetchTokens() {
     // Room for 16 bytes past the last token, which `hash(paddedBytes:)` and the interner's

@@ -64,4 +64,22 @@ import Testing
     #expect(try index.search("midnight lantern", in: .videos).totalHits == 2)
     #expect(try index.search("\"filler299 midnight\"", in: .videos).results.map(\.id) == ["far"])
   }
+
+  /// Hashing makes 16 bytes of room after a field's folded bytes, which can move them
+  /// (fillers of 9 to 16 letters leave 1,017 to 1,024 bytes in a buffer of 1,024): a field
+  /// at that boundary must still index every word as written.
+  @Test func aFieldThatFillsTheTokenBufferIndexesEveryWord() throws {
+    for filler in 1...24 {
+      // 126 words of 8 bytes, then one of `filler` letters: 1,009 to 1,032 bytes.
+      var words = (1...126).map { "word" + String(1000 + $0) }
+      words.append(String(repeating: "z", count: filler))
+      var writer = IndexWriter()
+      try writer.add(.video(Video(id: "v", title: words.joined(separator: " "))))
+      let index = try writer.makeIndex()
+      for word in [words[0], words[1], words[125], words[126]] {
+        #expect(
+          try index.search(word, in: .videos).totalHits == 1, "\(word) with filler \(filler)")
+      }
+    }
+  }
 }
