@@ -141,9 +141,9 @@ extension IndexWriter {
     documentStarts.append(words.count)
 
     // First pass, in the writer's order: how many entries each term gets, and the lengths
-    // of the fields that derived entries fill or lengthen.
-    // Four bytes a term: the counters are read and written at random, and half the size
-    // misses the cache less. `total` checks that no counter can have wrapped.
+    // of the fields that derived entries fill or lengthen. The counters take four bytes a
+    // term (read and written at random, they miss the cache less than eight would);
+    // `total` checks that none can have wrapped.
     let counts = LargeMemory.allocate(UInt32.self, capacity: termCount + 1)
     defer { LargeMemory.deallocate(counts) }
     counts.update(repeating: 0, count: termCount + 1)
