@@ -257,13 +257,21 @@ enum BoundCode {
   }()
 
   /// The smallest code whose value is at least `value`.
+  ///
+  /// A binary search of ``table`` (eight comparisons): the encoder asks for four codes per
+  /// block, and most lists are a single block of one posting.
   static func code(roundingUp value: Float) -> UInt8 {
     guard value > 0 else { return 0 }
     guard value.isFinite else { return 255 }
-    var code = max(1, min(254, Int((log(value / smallest) / log(ratio)).rounded(.down))))
-    while code > 1 && values[code - 1] >= value { code -= 1 }
-    while code < 255 && values[code] < value { code += 1 }
-    return UInt8(code)
+    let table = self.table
+    // The smallest code in 1...255 whose value is at least `value` (code 255 is infinity).
+    var low = 1
+    var high = 255
+    while low < high {
+      let middle = (low &+ high) >> 1
+      if table[middle] >= value { high = middle } else { low = middle &+ 1 }
+    }
+    return UInt8(low)
   }
 }
 
