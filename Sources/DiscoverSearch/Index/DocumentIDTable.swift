@@ -5,11 +5,12 @@ import CPrefetch
 ///
 /// Ids are looked up when a document is added (almost always a new id, to refuse
 /// duplicates), and once per video for its creator and once for its sound (as it is added,
-/// and again at commit for those added after it). The table is open addressing with linear probing (Knuth, *The Art of Computer
-/// Programming*, vol. 3, section 6.4, algorithm L) at a load of at most one half, and each
-/// 8-byte slot holds 32 bits of the id's hash beside its number. A new id is refused or
-/// placed by reading its slots alone: a stored id's bytes are read only when the hash bits
-/// agree, which for a new id happens about once in four billion probes.
+/// and again at commit for those added after it). The table is open addressing with linear
+/// probing (Knuth, *The Art of Computer Programming*, vol. 3, section 6.4, algorithm L) at a
+/// load of at most one half, and each 8-byte slot holds 32 bits of the id's hash beside its
+/// number. A new id is refused or placed by reading its slots alone: a stored id's bytes are
+/// read only when the hash bits agree, which for a new id happens about once in four
+/// billion probes.
 ///
 /// ``TermInterner``'s 32-byte slots, which carry a term's first bytes to spare the arena
 /// read on every match, would make this table four times larger for lookups that match only

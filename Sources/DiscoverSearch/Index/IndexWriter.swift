@@ -407,11 +407,7 @@ public struct IndexWriter {
   private mutating func hashAndPrefetchTokens() {
     // Room for 16 bytes past the last token, which `hash(paddedBytes:)` and the interner's
     // padded prefix may read (and mask off).
-    let count = stream.bytes.count
-    if stream.bytes.capacity - count < 16 {
-      _ = stream.bytes.appendUninitialized(count: 16)
-      stream.bytes.truncate(to: count)
-    }
+    stream.bytes.reserveCapacity(stream.bytes.count + 16)
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
     hashes.removeAll(keepingCapacity: true)
     for token in stream.tokens {

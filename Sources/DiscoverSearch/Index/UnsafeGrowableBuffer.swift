@@ -59,6 +59,12 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
     return start
   }
 
+  /// Makes room for at least `minimum` elements in all, without counting any in.
+  @inline(__always)
+  mutating func reserveCapacity(_ minimum: Int) {
+    if minimum > capacity { grow(toAtLeast: minimum) }
+  }
+
   /// Appends `count` copies of `element`.
   mutating func append(repeating element: Element, count added: Int) {
     if count + added > capacity { grow(toAtLeast: count + added) }
