@@ -21,7 +21,8 @@ public struct IndexWriter {
   /// Occurrences of all words of running text (titles, descriptions, names), the vocabulary
   /// hashtags are split with; ``TermInterner`` counts each word.
   var totalPlainWords = 0
-  /// Scratch for the hashes of a field's tokens.
+  /// Scratch for the hashes of a field's tokens: the first `stream.tokens.count` are the
+  /// current field's.
   private var hashes: [Int] = []
   /// Every document's id, for duplicates and for resolving creators and sounds.
   var documentIDs = DocumentIDTable()
@@ -168,8 +169,8 @@ public struct IndexWriter {
 
   /// Adds a video; see ``add(_:)-(Document)``.
   public mutating func add(_ video: Video) throws {
-    try Self.checkCounts(
-      video.id, [("viewCount", video.viewCount), ("likeCount", video.likeCount)])
+    try Self.checkCount(video.id, "viewCount", video.viewCount)
+    try Self.checkCount(video.id, "likeCount", video.likeCount)
     if let date = video.createdAt {
       // Dates beyond about ±30 million years are typing mistakes, and would not fit the
       // index's 64-bit seconds.
@@ -214,7 +215,7 @@ public struct IndexWriter {
 
   /// Adds a user; see ``add(_:)-(Document)``.
   public mutating func add(_ user: User) throws {
-    try Self.checkCounts(user.id, [("followerCount", user.followerCount)])
+    try Self.checkCount(user.id, "followerCount", user.followerCount)
     try register(user.id, type: .user)
     let builder = SearchResultType.user.index
     stream.removeAll()
@@ -240,8 +241,8 @@ public struct IndexWriter {
 
   /// Adds a hashtag; see ``add(_:)-(Document)``.
   public mutating func add(_ hashtag: Hashtag) throws {
-    try Self.checkCounts(
-      hashtag.id, [("viewCount", hashtag.viewCount), ("videoCount", hashtag.videoCount)])
+    try Self.checkCount(hashtag.id, "viewCount", hashtag.viewCount)
+    try Self.checkCount(hashtag.id, "videoCount", hashtag.videoCount)
     try register(hashtag.id, type: .hashtag)
     let builder = SearchResultType.hashtag.index
     stream.removeAll()
@@ -256,7 +257,7 @@ public struct IndexWriter {
 
   /// Adds a sound; see ``add(_:)-(Document)``.
   public mutating func add(_ sound: Sound) throws {
-    try Self.checkCounts(sound.id, [("videoCount", sound.videoCount)])
+    try Self.checkCount(sound.id, "videoCount", sound.videoCount)
     try register(sound.id, type: .sound)
     let builder = SearchResultType.sound.index
     index(sound.title, field: 0, builder: builder)
@@ -291,8 +292,11 @@ public struct IndexWriter {
 
   // MARK: - Adding
 
-  private static func checkCounts(_ id: String, _ counts: [(String, Int)]) throws {
-    for (name, value) in counts where value < 0 {
+  /// Throws when count `name` of document `id` is negative. (One call per count: an array
+  /// of name and value pairs cost an allocation per document.)
+  @inline(__always)
+  private static func checkCount(_ id: String, _ name: StaticString, _ value: Int) throws {
+    guard value >= 0 else {
       throw SearchError(
         .invalidDocument, "document \"\(id)\": \(name) is \(value); counts must be 0 or more")
     }
@@ -409,13 +413,24 @@ public struct IndexWriter {
     // padded prefix may read (and mask off).
     stream.bytes.reserveCapacity(stream.bytes.count + 16)
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
-    hashes.removeAll(keepingCapacity: true)
-    for token in stream.tokens {
-      let hash = ByteStringTable.hash(
-        paddedBytes: UnsafeRawBufferPointer(
-          rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]))
-      hashes.append(hash)
-      terms.prefetch(hash: hash)
+    let tokens = stream.tokens
+    // Written in place through one buffer pointer: appending checked the array's
+    // uniqueness for every token.
+    var scratch: [Int] = []
+    swap(&scratch, &hashes)
+    defer { swap(&scratch, &hashes) }
+    if scratch.count < tokens.count {
+      scratch = [Int](repeating: 0, count: Swift.max(tokens.count, 2 * scratch.count))
+    }
+    scratch.withUnsafeMutableBufferPointer { hashes in
+      for index in 0..<tokens.count {
+        let token = tokens[index]
+        let hash = ByteStringTable.hash(
+          paddedBytes: UnsafeRawBufferPointer(
+            rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]))
+        hashes[index] = hash
+        terms.prefetch(hash: hash)
+      }
     }
   }
 
@@ -481,7 +496,15 @@ typealias PostingEntryStore = GrowableStore<UInt32>
 final class GrowableStore<Element: BitwiseCopyable>: @unchecked Sendable {
   // Invariant that makes this Sendable: the buffer is only modified through a uniquely
   // referenced store, by the writer that owns it.
-  var buffer = UnsafeGrowableBuffer<Element>()
+  private let cell = UnsafeBufferCell<Element>(capacity: 0)
+
+  /// The elements. Kept in a cell rather than a stored `var`: every access to a class's
+  /// stored `var` is checked for exclusivity at run time, and a writer touches its stores
+  /// several times per document (a million documents' titles made 2 million such checks).
+  var buffer: UnsafeGrowableBuffer<Element> {
+    @inline(__always) get { cell.value }
+    @inline(__always) _modify { yield &cell.value }
+  }
 
   /// Makes `store` its holder's own before a change: a copy when another holder shares it.
   static func makeUnique(_ store: inout GrowableStore) {
@@ -495,7 +518,7 @@ final class GrowableStore<Element: BitwiseCopyable>: @unchecked Sendable {
     return copy
   }
 
-  deinit { buffer.deallocate() }
+  deinit { cell.deallocate() }
 }
 
 /// A video's reference to its creator or sound, looked up in steps (`IndexWriter.add(_:)`).
