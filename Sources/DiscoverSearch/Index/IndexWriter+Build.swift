@@ -269,9 +269,11 @@ extension IndexWriter {
     // (and a video's creator, where the creator's terms start, and those terms) are
     // dependent cache misses away. They are prefetched in stages: the start (and creator) of
     // the document sixteen ahead, then the entries (and where the creator's terms start) of
-    // the one eight ahead, whose start has arrived by then, then the creator's terms of the
-    // one four ahead. Their misses overlap with the scatter of the documents before instead
-    // of each waiting its turn (a prefetch whose address is still loading stalls like a load).
+    // the one eight ahead, whose start has arrived by then, then the creator's terms and
+    // the cursors of the entries' terms of the one four ahead, then the slots those cursors
+    // point at of the one two ahead. Their misses overlap with the scatter of the documents
+    // before instead of each waiting its turn (a prefetch whose address is still loading
+    // stalls like a load). A rare term's cursor and slot are each a miss of their own.
     let lookahead = 8
     documentStarts.withUnsafeBufferPointer { documentStarts in
       order.order.withUnsafeBufferPointer { order in
@@ -289,7 +291,17 @@ extension IndexWriter {
             creatorTerms?.prefetchStart(ofVideo: ahead)
           }
           if new &+ lookahead / 2 < documentCount {
-            creatorTerms?.prefetchTerms(ofVideo: Int(order[new &+ lookahead / 2]))
+            let ahead = Int(order[new &+ lookahead / 2])
+            creatorTerms?.prefetchTerms(ofVideo: ahead)
+            prefetchCursors(
+              words: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1],
+              cursors: cursors)
+          }
+          if new &+ lookahead / 4 < documentCount {
+            let ahead = Int(order[new &+ lookahead / 4])
+            prefetchSlots(
+              words: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1],
+              cursors: cursors, sorted: sorted)
           }
           let document = UInt32(truncatingIfNeeded: new)
           let normBase = new &* fieldCount
@@ -329,6 +341,7 @@ extension IndexWriter {
       inverseNormalization: inverseNormalization, impactWeights: impactWeights)
     var occurrences = UnsafeGrowableBuffer<UInt32>(capacity: 1024)
     defer { occurrences.deallocate() }
+    let fieldPositionOffset = MemoryLayout<Occurrence>.offset(of: \.fieldPosition)!
     for term in 0..<termCount {
       var index = Int(starts[term])
       let end = Int(starts[term + 1])
@@ -336,6 +349,16 @@ extension IndexWriter {
       encoder.beginList()
       while index < end {
         let document = sorted[index].document
+        if index &+ 1 == end || sorted[index &+ 1].document != document {
+          // Most documents hold a term once: its one field position is passed where it
+          // lies, with no copy, sort or deduplication.
+          let single = UnsafeRawPointer(sorted + index).advanced(by: fieldPositionOffset)
+            .assumingMemoryBound(to: UInt32.self)
+          encoder.addPosting(
+            document: document, fieldPositions: UnsafeBufferPointer(start: single, count: 1))
+          index &+= 1
+          continue
+        }
         occurrences.removeAll()
         while index < end && sorted[index].document == document {
           occurrences.append(sorted[index].fieldPosition)
@@ -355,6 +378,33 @@ extension IndexWriter {
         "the \(type.rawValue) postings exceed 4 GB; split the collection into several indexes")
     }
     return encoder.finish()
+  }
+
+  /// Starts loading the cursors of the terms of entries `words[start..<end]`.
+  @inline(__always)
+  private static func prefetchCursors(
+    words: UnsafePointer<UInt32>, from start: Int, to end: Int,
+    cursors: UnsafeMutablePointer<UInt32>
+  ) {
+    var index = start
+    while index < end {
+      cprefetch_for_writing(cursors + Int(PackedEntry.read(words, at: &index).term))
+    }
+  }
+
+  /// Starts loading the slots the cursors of the terms of entries `words[start..<end]`
+  /// point at (a later entry of the same term goes to the next slot; the prefetch is only
+  /// a hint).
+  @inline(__always)
+  private static func prefetchSlots(
+    words: UnsafePointer<UInt32>, from start: Int, to end: Int,
+    cursors: UnsafeMutablePointer<UInt32>, sorted: UnsafeMutablePointer<Occurrence>
+  ) {
+    var index = start
+    while index < end {
+      let term = Int(PackedEntry.read(words, at: &index).term)
+      cprefetch_for_writing(sorted + Int(cursors[term]))
+    }
   }
 
   /// Writes `entry` of snapshot document `document` at its term's cursor, and moves the
