@@ -17,29 +17,37 @@ enum BitPacking {
   }
 
   /// Appends `count` values, each `width` bits, least significant bits first.
+  ///
+  /// Branch-free: after each value the accumulator's low eight bytes are stored whole and
+  /// the cursor moves past the bytes that are complete, so the bits of a partial byte are
+  /// stored again with the next value. A loop that wrote one byte at a time mispredicted
+  /// its exit for most values (one or two bytes complete, in no pattern the predictor
+  /// keeps), and cost more than the packing itself. The stores reach up to 8 bytes past
+  /// the packed data, into room reserved beyond the buffer's count, which later appends
+  /// overwrite.
   @inline(__always)
   static func pack(
     _ values: UnsafePointer<UInt32>, count: Int, width: Int,
     into output: inout UnsafeGrowableBuffer<UInt8>
   ) {
     guard width > 0 else { return }
-    // Room for all the bytes at once, then plain stores: appending byte by byte would
-    // store and reload the buffer's count for each.
-    let destination = output.appendUninitialized(count: byteCount(count: count, width: width))
+    let byteCount = byteCount(count: count, width: width)
+    output.reserveCapacity(output.count + byteCount + 8)
+    let destination = UnsafeMutableRawPointer(output.appendUninitialized(count: byteCount))
     var written = 0
     var accumulator: UInt64 = 0
     var filled = 0
     for index in 0..<count {
-      accumulator |= UInt64(values[index]) << UInt64(filled)
-      filled += width
-      while filled >= 8 {
-        destination[written] = UInt8(truncatingIfNeeded: accumulator)
-        written &+= 1
-        accumulator >>= 8
-        filled -= 8
-      }
+      // `filled` is below 8 here and values have at most 32 bits: no bit is shifted out.
+      accumulator |= UInt64(values[index]) &<< UInt64(filled)
+      filled &+= width
+      destination.storeBytes(
+        of: accumulator.littleEndian, toByteOffset: written, as: UInt64.self)
+      let complete = filled >> 3
+      written &+= complete
+      accumulator &>>= UInt64(complete &<< 3)
+      filled &= 7
     }
-    if filled > 0 { destination[written] = UInt8(truncatingIfNeeded: accumulator) }
   }
 
   /// Reads `count` values of `width` bits from `source` into `destination`.

@@ -259,19 +259,24 @@ enum BoundCode {
   /// The smallest code whose value is at least `value`.
   ///
   /// A binary search of ``table`` (eight comparisons): the encoder asks for four codes per
-  /// block, and most lists are a single block of one posting.
+  /// block, and most lists are a single block of one posting. The search is branch-free
+  /// (the halving steps of Knuth, *The Art of Computer Programming* vol. 3, 6.2.1, each a
+  /// conditional move): which way a comparison goes follows no pattern a branch predictor
+  /// can learn, and mispredicted branches cost more than the comparisons.
   static func code(roundingUp value: Float) -> UInt8 {
     guard value > 0 else { return 0 }
     guard value.isFinite else { return 255 }
     let table = self.table
-    // The smallest code in 1...255 whose value is at least `value` (code 255 is infinity).
-    var low = 1
-    var high = 255
-    while low < high {
-      let middle = (low &+ high) >> 1
-      if table[middle] >= value { high = middle } else { low = middle &+ 1 }
+    // The largest code whose value is below `value`: code 0 (value 0) is, code 255
+    // (infinity) is not, and the steps add up to 255. The answer is the code after it.
+    var below = 0
+    var step = 128
+    while step > 0 {
+      let probe = below &+ step
+      below = table[probe] < value ? probe : below
+      step &>>= 1
     }
-    return UInt8(low)
+    return UInt8(truncatingIfNeeded: below &+ 1)
   }
 }
 

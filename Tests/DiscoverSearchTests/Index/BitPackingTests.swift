@@ -16,6 +16,43 @@ import Testing
     }
   }
 
+  /// Packing writes exactly the bytes of the values' bits laid out least significant first,
+  /// after whatever the buffer held, and leaves the bytes appended after it intact.
+  @Test(arguments: Array(1...32))
+  func packLaysOutBitsLeastSignificantFirst(width: Int) {
+    var generator = Generator(state: 1_000 + UInt64(width))
+    for count in [1, 2, 3, 7, 8, 9, 63, 127, 128] {
+      let values = (0..<count).map { _ in
+        UInt32(truncatingIfNeeded: generator.next() & ((UInt64(1) << width) - 1))
+      }
+      // The reference: one bit at a time.
+      var expected = [UInt8](repeating: 0, count: BitPacking.byteCount(count: count, width: width))
+      for (index, value) in values.enumerated() {
+        for bit in 0..<width where value >> UInt32(bit) & 1 == 1 {
+          let position = index * width + bit
+          expected[position >> 3] |= 1 << UInt8(position & 7)
+        }
+      }
+      var packed = UnsafeGrowableBuffer<UInt8>()
+      packed.append(0xAB)
+      values.withUnsafeBufferPointer {
+        BitPacking.pack($0.baseAddress!, count: count, width: width, into: &packed)
+      }
+      packed.append(0xCD)
+      let bytes = Array(packed.buffer)
+      packed.deallocate()
+      #expect(bytes == [0xAB] + expected + [0xCD], "width \(width), count \(count)")
+      var unpacked = [UInt32](repeating: 0, count: count)
+      (expected + [UInt8](repeating: 0, count: 8)).withUnsafeBytes { raw in
+        unpacked.withUnsafeMutableBufferPointer {
+          BitPacking.unpack(
+            from: raw.baseAddress!, count: count, width: width, into: $0.baseAddress!)
+        }
+      }
+      #expect(unpacked == values, "width \(width), count \(count)")
+    }
+  }
+
   @Test(arguments: [1, 2, 3, 5, 8, 13, 32])
   func sumEqualsTheSumOfEachValue(width: Int) {
     var generator = Generator(state: UInt64(width))
