@@ -91,9 +91,21 @@ extension IndexWriter {
     // In a small corpus every word counts; in a large one, a word seen once is likely a
     // typo or a name and makes bad splits.
     let minimumFrequency: UInt32 = totalPlainWords >= 100_000 ? 2 : 1
-    let segmenter = WordSegmenter(
+    var segmenter = WordSegmenter(
       frequency: { key in table.find(key).map { counts[Int($0)] } ?? 0 },
       totalFrequency: Double(totalPlainWords), minimumFrequency: minimumFrequency)
+    // The words a part can be: frequent enough, of a part's length, lowercase ASCII letters.
+    var partWords: [UInt32] = []
+    for term in 0..<UInt32(terms.count) where counts[Int(term)] >= minimumFrequency {
+      let isPartWord = terms.withBytes(of: term) { bytes in
+        (WordSegmenter.minimumPartLength...WordSegmenter.maximumPartLength).contains(bytes.count)
+          && bytes.allSatisfy { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }
+      }
+      if isPartWord { partWords.append(term) }
+    }
+    var filter = WordFilter(capacity: partWords.count)
+    for term in partWords { terms.withBytes(of: term) { filter.insert($0) } }
+    segmenter.filter = filter
     for term in 0..<UInt32(terms.count) {
       terms.withBytes(of: term) { bytes in
         guard bytes.count > 2, bytes[0] == UInt8(ascii: "#") || bytes[0] == UInt8(ascii: "@")
