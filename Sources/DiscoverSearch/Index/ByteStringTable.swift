@@ -77,30 +77,11 @@ struct ByteStringTable: Sendable {
     return finish(hash)
   }
 
-  /// ``hash(_:)`` of bytes followed by at least 15 more readable bytes: the last, partial
-  /// word is one load with the bytes past the end masked off, instead of a loop over its
-  /// bytes. The same value.
-  ///
-  /// Keys of at most sixteen bytes (nearly every term) are hashed without a branch on their
-  /// length: both words are loaded, masked and mixed, and the second mix is kept only for a
-  /// key longer than eight bytes. Branching on lengths that vary from token to token
-  /// mispredicted about once in two tokens.
+  /// ``hash(_:)`` of bytes followed by at least 7 more readable bytes: the last, partial word
+  /// is one load with the bytes past the end masked off, instead of a loop over its bytes.
+  /// The same value.
   @inline(__always)
   static func hash(paddedBytes bytes: UnsafeRawBufferPointer) -> Int {
-    let count = bytes.count
-    if count <= 16, count > 0, let base = bytes.baseAddress {
-      let start = UInt64(truncatingIfNeeded: count) &* hashSeed
-      let firstBytes = UInt64(truncatingIfNeeded: min(count, 8))
-      let secondBytes = UInt64(truncatingIfNeeded: max(count &- 8, 0))
-      let first = base.loadUnaligned(as: UInt64.self) & (UInt64.max &>> (64 &- 8 &* firstBytes))
-      // For a key of eight bytes or fewer the shift is 64, masked to 0; the mix is dropped.
-      let second =
-        base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        & (UInt64.max &>> (64 &- 8 &* secondBytes))
-      let one = mix(start, first)
-      let two = mix(one, second)
-      return finish(count > 8 ? two : one)
-    }
     var (hash, offset) = hashWholeWords(bytes)
     let rest = bytes.count - offset
     if rest > 0 {
