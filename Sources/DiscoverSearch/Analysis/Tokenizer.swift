@@ -184,10 +184,7 @@ struct Tokenizer {
         if ASCII.isAlphanumeric(byte) {
           // The whole run of ASCII letters and digits in one append: appending byte by
           // byte stores and reloads the buffer's count for each.
-          var runEnd = index &+ 1
-          while runEnd < end && ASCII.isAlphanumeric(text[runEnd]) { runEnd &+= 1 }
-          stream.bytes.appendLowercased(UnsafeBufferPointer(rebasing: text[index..<runEnd]))
-          index = runEnd
+          index = stream.bytes.appendLowercasedAlphanumericRun(of: text, from: index)
           continue
         }
         if byte == UInt8(ascii: "'"), isWordContinuation(text, at: index + 1) {
@@ -314,6 +311,32 @@ enum ASCII {
   @inline(__always)
   static func lowercase(_ byte: UInt8) -> UInt8 {
     byte &- 0x41 < 26 ? byte | 0x20 : byte
+  }
+
+  /// The high bit of each byte of a word.
+  static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// The high bit set in each byte of `word` (little-endian) that lies in `low...high`;
+  /// bytes of 0x80 and above are never in range. Each byte of the sums stays below 0x100
+  /// for bytes under 0x80, so no carry crosses into the next.
+  @inline(__always)
+  private static func bytes(of word: UInt64, in low: UInt8, _ high: UInt8) -> UInt64 {
+    let ascii = word & ~highBits
+    let atLeastLow = ascii &+ UInt64(0x80 &- low) &* 0x0101_0101_0101_0101
+    let aboveHigh = ascii &+ UInt64(0x7F &- high) &* 0x0101_0101_0101_0101
+    return atLeastLow & ~aboveHigh & ~word & highBits
+  }
+
+  /// ``isAlphanumeric(_:)`` of each byte of `word`, as its high bit.
+  @inline(__always)
+  static func alphanumericBytes(_ word: UInt64) -> UInt64 {
+    bytes(of: word | 0x2020_2020_2020_2020, in: 0x61, 0x7A) | bytes(of: word, in: 0x30, 0x39)
+  }
+
+  /// ``lowercase(_:)`` of each byte of `word`.
+  @inline(__always)
+  static func lowercased(_ word: UInt64) -> UInt64 {
+    word | bytes(of: word, in: 0x41, 0x5A) &>> 2
   }
 }
 

@@ -134,14 +134,42 @@ struct UnsafeGrowableBuffer<Element: BitwiseCopyable> {
 }
 
 extension UnsafeGrowableBuffer where Element == UInt8 {
-  /// Appends `source` with ASCII capitals lowercased (other bytes as they are).
+  /// Appends the run of ASCII letters and digits of `text` that starts at `start`,
+  /// lowercased, and returns where the run ends.
+  ///
+  /// Eight bytes at a time while eight remain: each byte is classified and lowercased with
+  /// word-wide arithmetic (the SWAR byte-range test, "determine if a word has a byte between
+  /// m and n", Anderson's *Bit Twiddling Hacks*), all eight are stored, and the count moves
+  /// past those in the run. A byte-at-a-time loop mispredicted its exit once per word.
   @inline(__always)
-  mutating func appendLowercased(_ source: UnsafeBufferPointer<UInt8>) {
-    let added = source.count
-    if count + added > capacity { grow(toAtLeast: count + added) }
-    let destination = base + count
-    for offset in 0..<added { destination[offset] = ASCII.lowercase(source[offset]) }
-    count &+= added
+  mutating func appendLowercasedAlphanumericRun(
+    of text: UnsafeBufferPointer<UInt8>, from start: Int
+  ) -> Int {
+    let end = text.count
+    // Room for the whole rest of the text and an eight-byte store past it.
+    if count &+ (end &- start) &+ 8 > capacity { grow(toAtLeast: count &+ (end &- start) &+ 8) }
+    let source = UnsafeRawPointer(text.baseAddress!)
+    var index = start
+    while index &+ 8 <= end {
+      let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      let alphanumeric = ASCII.alphanumericBytes(word)
+      UnsafeMutableRawPointer(base + count).storeBytes(
+        of: ASCII.lowercased(word), as: UInt64.self)
+      if alphanumeric == ASCII.highBits {
+        index &+= 8
+        count &+= 8
+        continue
+      }
+      let length = (~alphanumeric & ASCII.highBits).trailingZeroBitCount &>> 3
+      count &+= length
+      return index &+ length
+    }
+    while index < end && ASCII.isAlphanumeric(text[index]) {
+      base[count] = ASCII.lowercase(text[index])
+      count &+= 1
+      index &+= 1
+    }
+    return index
   }
 }
 
