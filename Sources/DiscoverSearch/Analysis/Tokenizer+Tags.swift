@@ -57,13 +57,10 @@ extension Tokenizer {
         {
           // A run continuing the class before it has no boundary inside: append it whole,
           // leaving the state as the loop below would after its last character.
-          let isDigitRun = previous == .digit
-          var runEnd = index &+ 1
-          while runEnd < end
-            && (isDigitRun ? ASCII.isDigit(text[runEnd]) : ASCII.isLowercase(text[runEnd]))
-          {
-            runEnd &+= 1
-          }
+          let runEnd =
+            previous == .digit
+            ? ASCII.runEnd(in: text, from: index &+ 1, 0x30, 0x39)
+            : ASCII.runEnd(in: text, from: index &+ 1, 0x61, 0x7A)
           // Lowercase letters and digits are their own folding.
           stream.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<runEnd]))
           beforePrevious = previous

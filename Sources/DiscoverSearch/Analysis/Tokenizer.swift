@@ -327,6 +327,29 @@ enum ASCII {
     return atLeastLow & ~aboveHigh & ~word & highBits
   }
 
+  /// Where the run of bytes in `low...high` that starts at `start` ends, eight bytes at a
+  /// time while eight remain.
+  @inline(__always)
+  static func runEnd(
+    in text: UnsafeBufferPointer<UInt8>, from start: Int, _ low: UInt8, _ high: UInt8
+  ) -> Int {
+    let end = text.count
+    var index = start
+    if index &+ 8 <= end {
+      let source = UnsafeRawPointer(text.baseAddress!)
+      repeat {
+        let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let inRange = bytes(of: word, in: low, high)
+        guard inRange == highBits else {
+          return index &+ ((~inRange & highBits).trailingZeroBitCount &>> 3)
+        }
+        index &+= 8
+      } while index &+ 8 <= end
+    }
+    while index < end && text[index] &- low <= high &- low { index &+= 1 }
+    return index
+  }
+
   /// ``isAlphanumeric(_:)`` of each byte of `word`, as its high bit.
   @inline(__always)
   static func alphanumericBytes(_ word: UInt64) -> UInt64 {

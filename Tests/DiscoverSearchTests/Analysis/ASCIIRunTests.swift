@@ -33,7 +33,7 @@ import Testing
   @Test func runAppendMatchesTheScalarDefinition() {
     var generator = SystemRandomNumberGenerator()
     let alphabet = Array("aZ09_-' .éÄxQ".utf8)
-    for _ in 0..<300 {
+    for _ in 0..<100 {
       let length = Int.random(in: 1...40, using: &generator)
       let text = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }
       for start in 0..<length where ASCII.isAlphanumeric(text[start]) {
@@ -47,6 +47,12 @@ import Testing
         #expect(end == expectedEnd)
         #expect(Array(buffer.buffer) == [7] + text[start..<expectedEnd].map(ASCII.lowercase))
         buffer.deallocate()
+        for (low, high) in [(UInt8(0x61), UInt8(0x7A)), (0x30, 0x39)] {
+          var rangeEnd = start
+          while rangeEnd < length && (low...high).contains(text[rangeEnd]) { rangeEnd += 1 }
+          let found = text.withUnsafeBufferPointer { ASCII.runEnd(in: $0, from: start, low, high) }
+          #expect(found == rangeEnd, "\(text) from \(start) in \(low)...\(high)")
+        }
       }
     }
   }
