@@ -327,6 +327,13 @@ enum ASCII {
     return atLeastLow & ~aboveHigh & ~word & highBits
   }
 
+  /// How many bytes of a word, from its first (little-endian), have their high bit set in
+  /// `marks`, before the first that has not.
+  @inline(__always)
+  static func leadingMarkedBytes(_ marks: UInt64) -> Int {
+    (~marks & highBits).trailingZeroBitCount &>> 3
+  }
+
   /// Where the run of bytes in `low...high` that starts at `start` ends, eight bytes at a
   /// time while eight remain.
   @inline(__always)
@@ -340,9 +347,7 @@ enum ASCII {
       repeat {
         let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
         let inRange = bytes(of: word, in: low, high)
-        guard inRange == highBits else {
-          return index &+ ((~inRange & highBits).trailingZeroBitCount &>> 3)
-        }
+        guard inRange == highBits else { return index &+ leadingMarkedBytes(inRange) }
         index &+= 8
       } while index &+ 8 <= end
     }

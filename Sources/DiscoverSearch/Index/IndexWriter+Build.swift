@@ -305,15 +305,16 @@ extension IndexWriter {
           if new &+ lookahead / 2 < documentCount {
             let ahead = Int(order[new &+ lookahead / 2])
             creatorTerms?.prefetchTerms(ofVideo: ahead)
-            prefetchCursors(
-              words: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1],
-              cursors: cursors)
+            forEachTerm(of: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1]) {
+              cprefetch_for_writing(cursors + $0)
+            }
           }
           if new &+ lookahead / 4 < documentCount {
             let ahead = Int(order[new &+ lookahead / 4])
-            prefetchSlots(
-              words: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1],
-              cursors: cursors, sorted: sorted)
+            // A later entry of the same term goes to the next slot: the prefetch is a hint.
+            forEachTerm(of: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1]) {
+              cprefetch_for_writing(sorted + Int(cursors[$0]))
+            }
           }
           let document = UInt32(truncatingIfNeeded: new)
           let normBase = new &* fieldCount
@@ -392,31 +393,14 @@ extension IndexWriter {
     return encoder.finish()
   }
 
-  /// Starts loading the cursors of the terms of entries `words[start..<end]`.
+  /// Calls `body` with the term of each of entries `words[start..<end]`, for the scatter's
+  /// prefetches.
   @inline(__always)
-  private static func prefetchCursors(
-    words: UnsafePointer<UInt32>, from start: Int, to end: Int,
-    cursors: UnsafeMutablePointer<UInt32>
+  private static func forEachTerm(
+    of words: UnsafePointer<UInt32>, from start: Int, to end: Int, _ body: (Int) -> Void
   ) {
     var index = start
-    while index < end {
-      cprefetch_for_writing(cursors + Int(PackedEntry.read(words, at: &index).term))
-    }
-  }
-
-  /// Starts loading the slots the cursors of the terms of entries `words[start..<end]`
-  /// point at (a later entry of the same term goes to the next slot; the prefetch is only
-  /// a hint).
-  @inline(__always)
-  private static func prefetchSlots(
-    words: UnsafePointer<UInt32>, from start: Int, to end: Int,
-    cursors: UnsafeMutablePointer<UInt32>, sorted: UnsafeMutablePointer<Occurrence>
-  ) {
-    var index = start
-    while index < end {
-      let term = Int(PackedEntry.read(words, at: &index).term)
-      cprefetch_for_writing(sorted + Int(cursors[term]))
-    }
+    while index < end { body(Int(PackedEntry.read(words, at: &index).term)) }
   }
 
   /// Writes `entry` of snapshot document `document` at its term's cursor, and moves the

@@ -160,7 +160,7 @@ extension UnsafeGrowableBuffer where Element == UInt8 {
         count &+= 8
         continue
       }
-      let length = (~alphanumeric & ASCII.highBits).trailingZeroBitCount &>> 3
+      let length = ASCII.leadingMarkedBytes(alphanumeric)
       count &+= length
       return index &+ length
     }
