@@ -111,6 +111,8 @@ int32_t cicu_fold_utf8(const uint8_t *source, int32_t sourceLength, uint8_t *des
   UChar *a = stackA, *b = stackB;
   int32_t capacity = STACK_UNITS;
   int32_t result = INT32_MIN;
+  // The UTF-16 result: `a` after the last step, or `b` when the shortcut below skips them.
+  const UChar *folded = a;
 
   // NFKC case folding can expand text (up to 18 units for one code point in theory; about 3
   // in practice), so size the buffers generously up front.
@@ -120,6 +122,7 @@ int32_t cicu_fold_utf8(const uint8_t *source, int32_t sourceLength, uint8_t *des
     a = (UChar *)malloc(sizeof(UChar) * (size_t)capacity);
     b = (UChar *)malloc(sizeof(UChar) * (size_t)capacity);
     if (!a || !b) goto done;
+    folded = a;
   }
 
   int32_t length = 0;
@@ -127,6 +130,25 @@ int32_t cicu_fold_utf8(const uint8_t *source, int32_t sourceLength, uint8_t *des
   if (U_FAILURE(status)) goto done;
   length = unorm2_normalize(nfkcCasefold, a, length, b, capacity, &status);
   if (U_FAILURE(status)) goto done;
+  // When the folded text is already both NFD and NFC (the quick checks say yes for all of
+  // it) and holds no diacritic to remove or letter to map, the steps below would give it
+  // back unchanged: convert it as it is. Thai, Devanagari, Arabic and the like (whose marks
+  // send words here) then cost one normalization instead of three.
+  if (unorm2_spanQuickCheckYes(nfd, b, length, &status) == length &&
+      unorm2_spanQuickCheckYes(nfc, b, length, &status) == length && U_SUCCESS(status)) {
+    int unchanged = 1;
+    for (int32_t i = 0; i < length && unchanged;) {
+      UChar32 c;
+      UChar mapped[2];
+      U16_NEXT(b, i, length, c);
+      if (is_folded_diacritic(c) || fold_letter(c, mapped) > 0) unchanged = 0;
+    }
+    if (unchanged) {
+      folded = b;
+      goto convert;
+    }
+  }
+  status = U_ZERO_ERROR;
   length = unorm2_normalize(nfd, b, length, a, capacity, &status);
   if (U_FAILURE(status)) goto done;
 
@@ -149,8 +171,9 @@ int32_t cicu_fold_utf8(const uint8_t *source, int32_t sourceLength, uint8_t *des
   length = unorm2_normalize(nfc, b, out, a, capacity, &status);
   if (U_FAILURE(status)) goto done;
 
+convert:;
   int32_t written = 0;
-  u_strToUTF8((char *)destination, destinationCapacity, &written, a, length, &status);
+  u_strToUTF8((char *)destination, destinationCapacity, &written, folded, length, &status);
   if (status == U_BUFFER_OVERFLOW_ERROR) {
     result = -written;
   } else if (U_FAILURE(status)) {

@@ -28,9 +28,10 @@ extension Tokenizer {
     let outputStart = stream.bytes.count
     stream.bytes.append(kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@"))
     let bodyOutputStart = stream.bytes.count
-    // Checked first: the array's `removeAll(keepingCapacity:)` costs about 80 instructions
-    // even when there is nothing to remove, and most tags leave no parts behind.
-    if !parts.isEmpty { parts.removeAll(keepingCapacity: true) }
+    // A scratch buffer, not an array: emptying an array with `removeAll(keepingCapacity:)`
+    // cost about 90 instructions a tag.
+    let space = self.space
+    space.tagParts.removeAll()
     var partStart = bodyOutputStart
     var previous = CaseClass.none
     var beforePrevious = CaseClass.none
@@ -41,7 +42,7 @@ extension Tokenizer {
     let end = text.count
 
     func closePart(at offset: Int) {
-      if offset > partStart { parts.append((partStart, offset)) }
+      if offset > partStart { space.tagParts.append(TagPart(start: partStart, end: offset)) }
       partStart = offset
     }
 
@@ -140,7 +141,7 @@ extension Tokenizer {
       // Fold the whole body in context; parts then come from separators only.
       stream.bytes.truncate(to: bodyOutputStart)
       foldInContext(text, bodyStart..<index, removingApostrophes: false, into: &stream.bytes)
-      parts.removeAll(keepingCapacity: true)
+      space.tagParts.removeAll()
       partStart = bodyOutputStart
       var offset = bodyOutputStart
       while offset < stream.bytes.count {
@@ -177,22 +178,21 @@ extension Tokenizer {
       position &+= 1
       return index
     }
+    let parts = space.tagParts.buffer
     if parts.count >= 2 {
       // The concatenation without separators, then each part.
       let wordStart = stream.bytes.count
       for part in parts {
-        for offset in part.start..<part.end { stream.bytes.append(stream.bytes[offset]) }
+        for offset in part.range { stream.bytes.append(stream.bytes[offset]) }
       }
       emit(.tagWord, from: wordStart, source: source, position: position, into: stream)
       for (offset, part) in parts.enumerated() {
         emitCopy(
-          .tagPart, of: part.start..<part.end, source: source,
-          position: position &+ UInt32(offset), into: stream)
+          .tagPart, of: part.range, source: source, position: position &+ UInt32(offset), into: stream)
       }
       position &+= UInt32(parts.count)
     } else if let part = parts.first {
-      emitCopy(
-        .tagWord, of: part.start..<part.end, source: source, position: position, into: stream)
+      emitCopy(.tagWord, of: part.range, source: source, position: position, into: stream)
       position &+= 1
     } else {
       position &+= 1

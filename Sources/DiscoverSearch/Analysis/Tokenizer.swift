@@ -30,7 +30,6 @@ struct Tokenizer {
   let table = CharacterTable.shared
   /// Scratch space reused between calls.
   let space = TokenizerScratch()
-  var parts: [(start: Int, end: Int)] = []
   /// Added to every source offset: set while tokenizing a slice of a larger text.
   var sourceBase = 0
   /// Dictionary segmentations already computed, replayed for repeated runs.
@@ -369,6 +368,13 @@ enum ASCII {
 }
 
 /// Scratch buffers a tokenizer reuses between calls, freed with it.
+/// The output bytes `start..<end` of one part of a tag.
+struct TagPart: BitwiseCopyable {
+  var start: Int
+  var end: Int
+  var range: Range<Int> { start..<end }
+}
+
 final class TokenizerScratch {
   // Allocated on first use: a query tokenizer usually needs none of them.
   private let runCell = UnsafeBufferCell<UInt8>(capacity: 0)
@@ -376,6 +382,7 @@ final class TokenizerScratch {
   private let runSourceCell = UnsafeBufferCell<Int>(capacity: 0)
   private let wordBoundCell = UnsafeBufferCell<Int32>(capacity: 0)
   private let tagCell = UnsafeBufferCell<UInt8>(capacity: 0)
+  private let tagPartCell = UnsafeBufferCell<TagPart>(capacity: 0)
 
   /// The folded bytes of a Chinese or Japanese run.
   var run: UnsafeGrowableBuffer<UInt8> {
@@ -401,6 +408,12 @@ final class TokenizerScratch {
     @inline(__always) get { tagCell.value }
     @inline(__always) _modify { yield &tagCell.value }
   }
+  /// The output ranges of the camelCase, snake_case or dotted parts of the tag being
+  /// scanned.
+  var tagParts: UnsafeGrowableBuffer<TagPart> {
+    @inline(__always) get { tagPartCell.value }
+    @inline(__always) _modify { yield &tagPartCell.value }
+  }
 
   deinit {
     runCell.deallocate()
@@ -408,5 +421,6 @@ final class TokenizerScratch {
     runSourceCell.deallocate()
     wordBoundCell.deallocate()
     tagCell.deallocate()
+    tagPartCell.deallocate()
   }
 }

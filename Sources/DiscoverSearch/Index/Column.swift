@@ -270,6 +270,12 @@ struct URLColumnBuilder: Sendable {
   private var literalDocuments: [UInt32] = []
   private var literals = StringColumnBuilder()
   private var key: [UInt8] = []
+  /// The key of the template the previous URL used (empty when it used none) and its
+  /// number: consecutive documents nearly always share their CDN's template, and comparing
+  /// with it in place skips building the key and looking it up.
+  private var lastKey: [UInt8] = []
+  private var lastPrefixCount = 0
+  private var lastNumber: UInt16 = 0
 
   /// Makes room for `added` more documents' template numbers.
   mutating func reserveCapacity(adding added: Int) {
@@ -285,31 +291,66 @@ struct URLColumnBuilder: Sendable {
       return
     }
     var id = id
+    // The id's last occurrence splits the URL into the template's prefix and suffix.
+    let split: (start: Int, idCount: Int, isLast: Bool)? = url.withUTF8 { urlBytes in
+      id.withUTF8 { idBytes in
+        guard let start = URLColumnBuilder.lastOccurrence(of: idBytes, in: urlBytes) else {
+          return nil
+        }
+        return (start, idBytes.count, matchesLastKey(urlBytes, idStart: start, idCount: idBytes.count))
+      }
+    }
+    guard let split else {
+      appendLiteral(url)
+      return
+    }
+    if split.isLast {
+      templateIndexes.append(lastNumber)
+      return
+    }
     var key = self.key
     self.key = []
     defer { self.key = key }
-    let isTemplated = url.withUTF8 { urlBytes in
-      id.withUTF8 { idBytes in
-        guard let start = URLColumnBuilder.lastOccurrence(of: idBytes, in: urlBytes) else {
-          return false
-        }
-        key.removeAll(keepingCapacity: true)
-        key.append(contentsOf: UnsafeBufferPointer(rebasing: urlBytes[..<start]))
-        key.append(0)
-        key.append(contentsOf: UnsafeBufferPointer(rebasing: urlBytes[(start + idBytes.count)...]))
-        return true
-      }
+    key.removeAll(keepingCapacity: true)
+    url.withUTF8 { urlBytes in
+      key.append(contentsOf: UnsafeBufferPointer(rebasing: urlBytes[..<split.start]))
+      key.append(0)
+      key.append(
+        contentsOf: UnsafeBufferPointer(rebasing: urlBytes[(split.start + split.idCount)...]))
     }
-    if isTemplated {
-      let found = key.withUnsafeBytes { templateKeys.find($0) }
-      if let number = found
+    let found = key.withUnsafeBytes { templateKeys.find($0) }
+    guard
+      let number = found
         ?? (templateKeys.count < URLColumn.maximumTemplates
           ? key.withUnsafeBytes { templateKeys.intern($0).id } : nil)
-      {
-        templateIndexes.append(UInt16(number))
-        return
-      }
+    else {
+      appendLiteral(url)
+      return
     }
+    templateIndexes.append(UInt16(number))
+    lastKey = key
+    lastPrefixCount = split.start
+    lastNumber = UInt16(number)
+  }
+
+  /// Whether `url` with the id at `idStart` has the previous URL's template: the bytes
+  /// before the id are that template's prefix and the bytes after it its suffix.
+  private func matchesLastKey(_ url: UnsafeBufferPointer<UInt8>, idStart: Int, idCount: Int)
+    -> Bool
+  {
+    let suffixStart = idStart + idCount
+    guard !lastKey.isEmpty, idStart == lastPrefixCount,
+      url.count - suffixStart == lastKey.count - lastPrefixCount - 1
+    else { return false }
+    return lastKey.withUnsafeBufferPointer { key in
+      memcmp(url.baseAddress!, key.baseAddress!, idStart) == 0
+        && memcmp(
+          url.baseAddress! + suffixStart, key.baseAddress! + idStart + 1, url.count - suffixStart)
+          == 0
+    }
+  }
+
+  private mutating func appendLiteral(_ url: String) {
     literalDocuments.append(UInt32(templateIndexes.count))
     templateIndexes.append(URLColumn.literal)
     literals.append(url)

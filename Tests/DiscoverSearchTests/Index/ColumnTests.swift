@@ -90,4 +90,26 @@ import Testing
       #expect(column.url(at: index, id: entry.id) == entry.url, "\(index)")
     }
   }
+  /// Runs of URLs with one template (compared with the previous URL's in place), broken by
+  /// URLs that differ from it only just before or after the id, or hold the id twice.
+  @Test func runsOfOneTemplateComeBackAsGiven() {
+    var builder = URLColumnBuilder()
+    var expected: [(url: String?, id: String)] = []
+    for number in 0..<300 {
+      let id = number % 11 == 0 ? "jpg" : "v\(number)"
+      let url: String =
+        switch number % 13 {
+        case 3: "https://cdn.example.com/t/\(id).jpeg"
+        case 4: "https://cdn.example.com/u/\(id).jpg"
+        case 5: "https://cdn.example.com/t/\(id)/\(id).jpg"
+        default: "https://cdn.example.com/t/\(id).jpg"
+        }
+      builder.append(url, id: id)
+      expected.append((url, id))
+    }
+    let column = builder.build()
+    for (index, entry) in expected.enumerated() {
+      #expect(column.url(at: index, id: entry.id) == entry.url, "\(index)")
+    }
+  }
 }
