@@ -188,7 +188,8 @@ extension Tokenizer {
       emit(.tagWord, from: wordStart, source: source, position: position, into: stream)
       for (offset, part) in parts.enumerated() {
         emitCopy(
-          .tagPart, of: part.range, source: source, position: position &+ UInt32(offset), into: stream)
+          .tagPart, of: part.range, source: source, position: position &+ UInt32(offset),
+          into: stream)
       }
       position &+= UInt32(parts.count)
     } else if let part = parts.first {

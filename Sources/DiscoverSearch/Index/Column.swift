@@ -297,7 +297,9 @@ struct URLColumnBuilder: Sendable {
         guard let start = URLColumnBuilder.lastOccurrence(of: idBytes, in: urlBytes) else {
           return nil
         }
-        return (start, idBytes.count, matchesLastKey(urlBytes, idStart: start, idCount: idBytes.count))
+        return (
+          start, idBytes.count, matchesLastKey(urlBytes, idStart: start, idCount: idBytes.count)
+        )
       }
     }
     guard let split else {
