@@ -187,18 +187,25 @@ public struct IndexWriter {
     var creator = video.creator.map { ReferenceLookup(id: $0, table: documentIDs) }
     var sound = video.sound.map { ReferenceLookup(id: $0, table: documentIDs) }
     let builder = SearchResultType.video.index
-    index(video.title, field: 0, builder: builder)
+    // The title, description and hashtags are tokenized into one stream and interned
+    // together: the slots of all the video's terms are fetched before the first is looked
+    // up, rather than a field's few at a time.
+    stream.removeAll()
+    let titleLength = tokenizer.tokenize(video.title, into: stream)
+    let title = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: titleLength)
     creator?.prefetchStart(table: documentIDs, locations: documentLocations)
     sound?.prefetchStart(table: documentIDs, locations: documentLocations)
-    index(video.description, field: 1, builder: builder)
+    let descriptionLength = tokenizer.tokenize(video.description ?? "", into: stream)
+    let description = FieldSpan(
+      field: 1, tokenEnd: stream.tokens.count, length: descriptionLength)
     creator?.prefetchBytes(table: documentIDs)
     sound?.prefetchBytes(table: documentIDs)
     var position: UInt32 = 0
-    stream.removeAll()
     for tag in video.hashtags {
       position = tokenizer.tokenizeTag(tag, kind: .hashtag, into: stream, firstPosition: position)
     }
-    appendStream(field: 2, builder: builder, length: position)
+    let hashtags = FieldSpan(field: 2, tokenEnd: stream.tokens.count, length: position)
+    appendStream(builder: builder, title, description, hashtags)
     // The creator field (3) is filled at commit, when every user is known.
     builders[builder].norms.append(0)
     builders[builder].ids.append(video.id)
@@ -373,26 +380,64 @@ public struct IndexWriter {
     appendStream(field: field, builder: builder, length: length)
   }
 
-  /// Turns the stream's tokens into postings entries and records the field's length.
+  /// The tokens of one field in the stream: those from the end of the span before (or the
+  /// start) to `tokenEnd`, and the field's length.
+  private struct FieldSpan {
+    var field: Int
+    var tokenEnd: Int
+    var length: UInt32
+  }
+
+  /// Turns the stream's tokens into postings entries of field `field` and records the
+  /// field's length.
   private mutating func appendStream(field: Int, builder: Int, length: UInt32) {
-    builders[builder].norms.append(FieldLength.code(for: Int(length)))
-    let tokenCount = stream.tokens.count
-    guard tokenCount > 0 else { return }
+    let span = FieldSpan(field: field, tokenEnd: stream.tokens.count, length: length)
+    appendStream(builder: builder, span, nil, nil)
+  }
+
+  /// Turns the stream's tokens into postings entries of up to three fields, one after the
+  /// other, and records the fields' lengths.
+  private mutating func appendStream(
+    builder: Int, _ first: FieldSpan, _ second: FieldSpan?, _ third: FieldSpan?
+  ) {
+    builders[builder].norms.append(FieldLength.code(for: Int(first.length)))
+    if let second { builders[builder].norms.append(FieldLength.code(for: Int(second.length))) }
+    if let third { builders[builder].norms.append(FieldLength.code(for: Int(third.length))) }
+    guard !stream.tokens.isEmpty else { return }
     // Append to a local view of the store's buffer and put it back once: appending through
     // `builders[builder]` would check uniqueness and exclusive access per token.
     PostingEntryStore.makeUnique(&builders[builder].entries)
     let store = builders[builder].entries
     var entries = store.buffer
     defer { store.buffer = entries }
-    var plainWords = 0
     // Two passes: hash every token and prefetch its first slot, then intern. With millions
     // of terms most slots miss the cache; fetched together, their misses overlap instead of
     // each waiting for the one before.
     hashAndPrefetchTokens()
+    terms.makeTableUnique()
+    internTokens(from: 0, to: first.tokenEnd, field: first.field, into: &entries)
+    if let second {
+      internTokens(
+        from: first.tokenEnd, to: second.tokenEnd, field: second.field, into: &entries)
+      if let third {
+        internTokens(
+          from: second.tokenEnd, to: third.tokenEnd, field: third.field, into: &entries)
+      }
+    }
+  }
+
+  /// Interns tokens `start..<end` of the stream, hashed by ``hashAndPrefetchTokens()``, as
+  /// entries of field `field`. The caller has called ``TermInterner/makeTableUnique()``.
+  @inline(__always)
+  private mutating func internTokens(
+    from start: Int, to end: Int, field: Int, into entries: inout UnsafeGrowableBuffer<UInt32>
+  ) {
     // Only now: making room for the padded loads may have moved the stream's bytes.
     let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
-    terms.makeTableUnique()
-    for (index, token) in stream.tokens.enumerated() {
+    let tokens = stream.tokens
+    var plainWords = 0
+    for index in start..<end {
+      let token = tokens[index]
       let key = UnsafeRawBufferPointer(
         rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
       let isWord = token.kind == .word
