@@ -66,6 +66,11 @@ struct AnalyzerFoldingTests {
     ("שלום", ["שלום"]),
     ("नमस्ते दुनिया", ["नमस्ते", "दुनिया"]),
     ("สวัสดีครับ", ["สวัสดี", "ครับ"]),  // Thai: two dictionary words
+    // Folded in context by ICU, after case folding (already normalized, or composed again):
+    ("नमस्ते", ["नमस्ते"]),  // virama: both normal forms as it is
+    ("न\u{93C}", ["\u{929}"]),  // nukta: composes
+    ("\u{1100}\u{1161}\u{11A8}", ["각"]),  // Hangul jamo: compose into one syllable
+    ("ÅNGSTRÖM\u{30A}", ["angstrom"]),
     ("2024", ["2024"]),
     ("3.14 1,000", ["3", "14", "1", "000"]),
     ("hello, world!", ["hello", "world"]),

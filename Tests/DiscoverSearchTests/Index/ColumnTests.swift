@@ -65,51 +65,50 @@ import Testing
 }
 
 @Suite struct URLColumnTests {
-  /// Templated, literal and missing URLs come back as given, with ids of every length and
-  /// outside ASCII.
-  @Test func everyURLComesBackAsGiven() {
+  /// Builds a column of `entries` in order and expects each URL back as given.
+  private func expectRoundTrip(_ entries: [(url: String?, id: String)]) {
     var builder = URLColumnBuilder()
-    var expected: [(url: String?, id: String)] = []
-    for number in 0..<500 {
-      let id =
-        number % 7 == 0
-        ? "vidéo-\(number)-✓" : "v\(String(repeating: "x", count: number % 40))\(number)"
-      let url: String? =
-        switch number % 5 {
-        case 0: nil
-        case 1: "https://img.example.com/\(id)/hq.jpg"
-        case 2: "https://cdn.example.org/t/\(id)"
-        case 3: "\(id).png"
-        default: "https://other.example.net/static/\(number * 31).jpg"
-        }
-      builder.append(url, id: id)
-      expected.append((url, id))
-    }
+    for entry in entries { builder.append(entry.url, id: entry.id) }
     let column = builder.build()
-    for (index, entry) in expected.enumerated() {
+    for (index, entry) in entries.enumerated() {
       #expect(column.url(at: index, id: entry.id) == entry.url, "\(index)")
     }
   }
+
+  /// Templated, literal and missing URLs come back as given, with ids of every length and
+  /// outside ASCII.
+  @Test func everyURLComesBackAsGiven() {
+    expectRoundTrip(
+      (0..<500).map { number in
+        let id =
+          number % 7 == 0
+          ? "vidéo-\(number)-✓" : "v\(String(repeating: "x", count: number % 40))\(number)"
+        let url: String? =
+          switch number % 5 {
+          case 0: nil
+          case 1: "https://img.example.com/\(id)/hq.jpg"
+          case 2: "https://cdn.example.org/t/\(id)"
+          case 3: "\(id).png"
+          default: "https://other.example.net/static/\(number * 31).jpg"
+          }
+        return (url, id)
+      })
+  }
+
   /// Runs of URLs with one template (compared with the previous URL's in place), broken by
   /// URLs that differ from it only just before or after the id, or hold the id twice.
   @Test func runsOfOneTemplateComeBackAsGiven() {
-    var builder = URLColumnBuilder()
-    var expected: [(url: String?, id: String)] = []
-    for number in 0..<300 {
-      let id = number % 11 == 0 ? "jpg" : "v\(number)"
-      let url: String =
-        switch number % 13 {
-        case 3: "https://cdn.example.com/t/\(id).jpeg"
-        case 4: "https://cdn.example.com/u/\(id).jpg"
-        case 5: "https://cdn.example.com/t/\(id)/\(id).jpg"
-        default: "https://cdn.example.com/t/\(id).jpg"
-        }
-      builder.append(url, id: id)
-      expected.append((url, id))
-    }
-    let column = builder.build()
-    for (index, entry) in expected.enumerated() {
-      #expect(column.url(at: index, id: entry.id) == entry.url, "\(index)")
-    }
+    expectRoundTrip(
+      (0..<300).map { number in
+        let id = number % 11 == 0 ? "jpg" : "v\(number)"
+        let url: String =
+          switch number % 13 {
+          case 3: "https://cdn.example.com/t/\(id).jpeg"
+          case 4: "https://cdn.example.com/u/\(id).jpg"
+          case 5: "https://cdn.example.com/t/\(id)/\(id).jpg"
+          default: "https://cdn.example.com/t/\(id).jpg"
+          }
+        return (url, id)
+      })
   }
 }
