@@ -396,10 +396,11 @@ public struct IndexWriter {
   }
 
   /// Turns the stream's tokens into postings entries of up to three fields, one after the
-  /// other, and records the fields' lengths.
+  /// other, and records the fields' lengths. A `third` span comes only with a `second`.
   private mutating func appendStream(
     builder: Int, _ first: FieldSpan, _ second: FieldSpan?, _ third: FieldSpan?
   ) {
+    assert(second != nil || third == nil, "a third field span needs a second")
     builders[builder].norms.append(FieldLength.code(for: Int(first.length)))
     if let second { builders[builder].norms.append(FieldLength.code(for: Int(second.length))) }
     if let third { builders[builder].norms.append(FieldLength.code(for: Int(third.length))) }
