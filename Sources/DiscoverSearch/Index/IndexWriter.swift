@@ -225,19 +225,26 @@ public struct IndexWriter {
     try Self.checkCount(user.id, "followerCount", user.followerCount)
     try register(user.id, type: .user)
     let builder = SearchResultType.user.index
+    // The username, display name and bio are interned in one pass, as a video's fields are.
     stream.removeAll()
     let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: stream)
-    // Remember the username's terms for the creator field of the user's videos.
-    let usernameTokens = stream.tokens.count
-    appendStream(field: 0, builder: builder, length: usernameLength)
-    var creatorTerms = recentTerms(count: usernameTokens, positionOffset: 0)
-    stream.removeAll()
+    let username = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: usernameLength)
     let nameLength = tokenizer.tokenize(user.displayName ?? "", into: stream)
-    let nameTokens = stream.tokens.count
-    appendStream(field: 1, builder: builder, length: nameLength)
-    creatorTerms += recentTerms(count: nameTokens, positionOffset: usernameLength)
-    index(user.bio, field: 2, builder: builder)
-    userCreatorTerms.append(contentsOf: creatorTerms)
+    let name = FieldSpan(field: 1, tokenEnd: stream.tokens.count, length: nameLength)
+    let bioLength = tokenizer.tokenize(user.bio ?? "", into: stream)
+    let bio = FieldSpan(field: 2, tokenEnd: stream.tokens.count, length: bioLength)
+    let firstEntry = builders[builder].entries.buffer.count
+    appendStream(builder: builder, username, name, bio)
+    // The username's and display name's terms, for the creator field of the user's videos:
+    // the entries just appended for their tokens, one each, with the name's positions after
+    // the username's.
+    let entries = builders[builder].entries.buffer
+    var index = firstEntry
+    for token in 0..<name.tokenEnd {
+      let entry = PackedEntry.read(entries.base, at: &index)
+      let position = entry.position + (token < username.tokenEnd ? 0 : usernameLength)
+      userCreatorTerms.append(UInt64(entry.term) << 32 | UInt64(position))
+    }
     userCreatorTermStarts.append(UInt32(userCreatorTerms.count))
     builders[builder].ids.append(user.id)
     builders[builder].titles.append(user.username)
@@ -478,24 +485,6 @@ public struct IndexWriter {
         terms.prefetch(hash: hash)
       }
     }
-  }
-
-  /// The (term, position) pairs of the last `count` tokens appended, packed for the
-  /// creator field.
-  private func recentTerms(count: Int, positionOffset: UInt32) -> [UInt64] {
-    var result: [UInt64] = []
-    result.reserveCapacity(count)
-    do {
-      let bytes = UnsafeRawBufferPointer(stream.bytes.buffer)
-      for token in stream.tokens.suffix(count) {
-        let key = UnsafeRawBufferPointer(
-          rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
-        if let term = terms.find(key) {
-          result.append(UInt64(term) << 32 | UInt64(token.position + positionOffset))
-        }
-      }
-    }
-    return result
   }
 }
 
