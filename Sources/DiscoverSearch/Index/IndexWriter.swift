@@ -187,9 +187,7 @@ public struct IndexWriter {
     var creator = video.creator.map { ReferenceLookup(id: $0, table: documentIDs) }
     var sound = video.sound.map { ReferenceLookup(id: $0, table: documentIDs) }
     let builder = SearchResultType.video.index
-    // The title, description and hashtags are tokenized into one stream and interned
-    // together: the slots of all the video's terms are fetched before the first is looked
-    // up, rather than a field's few at a time.
+    // One stream for the title, description and hashtags (see `appendStream`).
     stream.removeAll()
     let titleLength = tokenizer.tokenize(video.title, into: stream)
     let title = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: titleLength)
@@ -225,7 +223,6 @@ public struct IndexWriter {
     try Self.checkCount(user.id, "followerCount", user.followerCount)
     try register(user.id, type: .user)
     let builder = SearchResultType.user.index
-    // The username, display name and bio are interned in one pass, as a video's fields are.
     stream.removeAll()
     let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: stream)
     let username = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: usernameLength)
@@ -260,9 +257,12 @@ public struct IndexWriter {
     try register(hashtag.id, type: .hashtag)
     let builder = SearchResultType.hashtag.index
     stream.removeAll()
-    let length = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: stream)
-    appendStream(field: 0, builder: builder, length: length)
-    index(hashtag.description, field: 1, builder: builder)
+    let nameLength = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: stream)
+    let name = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: nameLength)
+    let descriptionLength = tokenizer.tokenize(hashtag.description ?? "", into: stream)
+    let description = FieldSpan(
+      field: 1, tokenEnd: stream.tokens.count, length: descriptionLength)
+    appendStream(builder: builder, name, description, nil)
     builders[builder].ids.append(hashtag.id)
     builders[builder].titles.append(hashtag.name)
     hashtagViews.append(hashtag.viewCount)
@@ -274,8 +274,12 @@ public struct IndexWriter {
     try Self.checkCount(sound.id, "videoCount", sound.videoCount)
     try register(sound.id, type: .sound)
     let builder = SearchResultType.sound.index
-    index(sound.title, field: 0, builder: builder)
-    index(sound.artist, field: 1, builder: builder)
+    stream.removeAll()
+    let titleLength = tokenizer.tokenize(sound.title, into: stream)
+    let title = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: titleLength)
+    let artistLength = tokenizer.tokenize(sound.artist ?? "", into: stream)
+    let artist = FieldSpan(field: 1, tokenEnd: stream.tokens.count, length: artistLength)
+    appendStream(builder: builder, title, artist, nil)
     builders[builder].ids.append(sound.id)
     builders[builder].titles.append(sound.title)
     soundVideos.append(sound.videoCount)
@@ -380,13 +384,6 @@ public struct IndexWriter {
     builders[type.index].entryStarts.append(builders[type.index].entries.buffer.count)
   }
 
-  /// Tokenizes `text` into field `field` of the document being added.
-  private mutating func index(_ text: String?, field: Int, builder: Int) {
-    stream.removeAll()
-    let length = tokenizer.tokenize(text ?? "", into: stream)
-    appendStream(field: field, builder: builder, length: length)
-  }
-
   /// The tokens of one field in the stream: those from the end of the span before (or the
   /// start) to `tokenEnd`, and the field's length.
   private struct FieldSpan {
@@ -395,15 +392,12 @@ public struct IndexWriter {
     var length: UInt32
   }
 
-  /// Turns the stream's tokens into postings entries of field `field` and records the
-  /// field's length.
-  private mutating func appendStream(field: Int, builder: Int, length: UInt32) {
-    let span = FieldSpan(field: field, tokenEnd: stream.tokens.count, length: length)
-    appendStream(builder: builder, span, nil, nil)
-  }
-
   /// Turns the stream's tokens into postings entries of up to three fields, one after the
   /// other, and records the fields' lengths. A `third` span comes only with a `second`.
+  ///
+  /// Each document's fields are tokenized into one stream and interned together, so that
+  /// the slots of all its terms are fetched before the first is looked up, rather than a
+  /// field's few at a time.
   private mutating func appendStream(
     builder: Int, _ first: FieldSpan, _ second: FieldSpan?, _ third: FieldSpan?
   ) {
