@@ -367,7 +367,6 @@ enum ASCII {
   }
 }
 
-/// Scratch buffers a tokenizer reuses between calls, freed with it.
 /// The output bytes `start..<end` of one part of a tag.
 struct TagPart: BitwiseCopyable {
   var start: Int
@@ -375,6 +374,7 @@ struct TagPart: BitwiseCopyable {
   var range: Range<Int> { start..<end }
 }
 
+/// Scratch buffers a tokenizer reuses between calls, freed with it.
 final class TokenizerScratch {
   // Allocated on first use: a query tokenizer usually needs none of them.
   private let runCell = UnsafeBufferCell<UInt8>(capacity: 0)

@@ -270,9 +270,9 @@ struct URLColumnBuilder: Sendable {
   private var literalDocuments: [UInt32] = []
   private var literals = StringColumnBuilder()
   private var key: [UInt8] = []
-  /// The key of the template the previous URL used (empty when it used none) and its
-  /// number: consecutive documents nearly always share their CDN's template, and comparing
-  /// with it in place skips building the key and looking it up.
+  /// The key of the template the last templated URL used (empty before the first), where
+  /// its id starts, and its number: consecutive documents nearly always share their CDN's
+  /// template, and comparing with it in place skips building the key and looking it up.
   private var lastKey: [UInt8] = []
   private var lastPrefixCount = 0
   private var lastNumber: UInt16 = 0
@@ -335,7 +335,7 @@ struct URLColumnBuilder: Sendable {
     lastNumber = UInt16(number)
   }
 
-  /// Whether `url` with the id at `idStart` has the previous URL's template: the bytes
+  /// Whether `url` with the id at `idStart` has the last templated URL's template: the bytes
   /// before the id are that template's prefix and the bytes after it its suffix.
   private func matchesLastKey(_ url: UnsafeBufferPointer<UInt8>, idStart: Int, idCount: Int)
     -> Bool
