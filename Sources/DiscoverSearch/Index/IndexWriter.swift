@@ -189,13 +189,10 @@ public struct IndexWriter {
     let builder = SearchResultType.video.index
     // One stream for the title, description and hashtags (see `appendStream`).
     stream.removeAll()
-    let titleLength = tokenizer.tokenize(video.title, into: stream)
-    let title = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: titleLength)
+    let title = tokenizeField(video.title, field: 0)
     creator?.prefetchStart(table: documentIDs, locations: documentLocations)
     sound?.prefetchStart(table: documentIDs, locations: documentLocations)
-    let descriptionLength = tokenizer.tokenize(video.description ?? "", into: stream)
-    let description = FieldSpan(
-      field: 1, tokenEnd: stream.tokens.count, length: descriptionLength)
+    let description = tokenizeField(video.description, field: 1)
     creator?.prefetchBytes(table: documentIDs)
     sound?.prefetchBytes(table: documentIDs)
     var position: UInt32 = 0
@@ -224,12 +221,9 @@ public struct IndexWriter {
     try register(user.id, type: .user)
     let builder = SearchResultType.user.index
     stream.removeAll()
-    let usernameLength = tokenizer.tokenizeTag(user.username, kind: .mention, into: stream)
-    let username = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: usernameLength)
-    let nameLength = tokenizer.tokenize(user.displayName ?? "", into: stream)
-    let name = FieldSpan(field: 1, tokenEnd: stream.tokens.count, length: nameLength)
-    let bioLength = tokenizer.tokenize(user.bio ?? "", into: stream)
-    let bio = FieldSpan(field: 2, tokenEnd: stream.tokens.count, length: bioLength)
+    let username = tokenizeTagField(user.username, kind: .mention, field: 0)
+    let name = tokenizeField(user.displayName, field: 1)
+    let bio = tokenizeField(user.bio, field: 2)
     let firstEntry = builders[builder].entries.buffer.count
     appendStream(builder: builder, username, name, bio)
     // The username's and display name's terms, for the creator field of the user's videos:
@@ -239,7 +233,7 @@ public struct IndexWriter {
     var index = firstEntry
     for token in 0..<name.tokenEnd {
       let entry = PackedEntry.read(entries.base, at: &index)
-      let position = entry.position + (token < username.tokenEnd ? 0 : usernameLength)
+      let position = entry.position + (token < username.tokenEnd ? 0 : username.length)
       userCreatorTerms.append(UInt64(entry.term) << 32 | UInt64(position))
     }
     userCreatorTermStarts.append(UInt32(userCreatorTerms.count))
@@ -257,11 +251,8 @@ public struct IndexWriter {
     try register(hashtag.id, type: .hashtag)
     let builder = SearchResultType.hashtag.index
     stream.removeAll()
-    let nameLength = tokenizer.tokenizeTag(hashtag.name, kind: .hashtag, into: stream)
-    let name = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: nameLength)
-    let descriptionLength = tokenizer.tokenize(hashtag.description ?? "", into: stream)
-    let description = FieldSpan(
-      field: 1, tokenEnd: stream.tokens.count, length: descriptionLength)
+    let name = tokenizeTagField(hashtag.name, kind: .hashtag, field: 0)
+    let description = tokenizeField(hashtag.description, field: 1)
     appendStream(builder: builder, name, description, nil)
     builders[builder].ids.append(hashtag.id)
     builders[builder].titles.append(hashtag.name)
@@ -275,10 +266,8 @@ public struct IndexWriter {
     try register(sound.id, type: .sound)
     let builder = SearchResultType.sound.index
     stream.removeAll()
-    let titleLength = tokenizer.tokenize(sound.title, into: stream)
-    let title = FieldSpan(field: 0, tokenEnd: stream.tokens.count, length: titleLength)
-    let artistLength = tokenizer.tokenize(sound.artist ?? "", into: stream)
-    let artist = FieldSpan(field: 1, tokenEnd: stream.tokens.count, length: artistLength)
+    let title = tokenizeField(sound.title, field: 0)
+    let artist = tokenizeField(sound.artist, field: 1)
     appendStream(builder: builder, title, artist, nil)
     builders[builder].ids.append(sound.id)
     builders[builder].titles.append(sound.title)
@@ -390,6 +379,23 @@ public struct IndexWriter {
     var field: Int
     var tokenEnd: Int
     var length: UInt32
+  }
+
+  /// Tokenizes `text` into the stream, after the fields already there, as field `field`.
+  @inline(__always)
+  private mutating func tokenizeField(_ text: String?, field: Int) -> FieldSpan {
+    let length = tokenizer.tokenize(text ?? "", into: stream)
+    return FieldSpan(field: field, tokenEnd: stream.tokens.count, length: length)
+  }
+
+  /// Tokenizes a tag given without its marker (a hashtag's name, a username) into the
+  /// stream, after the fields already there, as field `field`.
+  @inline(__always)
+  private mutating func tokenizeTagField(_ name: String, kind: TokenKind, field: Int)
+    -> FieldSpan
+  {
+    let length = tokenizer.tokenizeTag(name, kind: kind, into: stream)
+    return FieldSpan(field: field, tokenEnd: stream.tokens.count, length: length)
   }
 
   /// Turns the stream's tokens into postings entries of up to three fields, one after the
