@@ -160,9 +160,6 @@ extension IndexWriter {
     defer { LargeMemory.deallocate(counts) }
     counts.update(repeating: 0, count: termCount + 1)
     var total = 0
-    // The creator's terms are a cache miss away (users come in any order): those of the
-    // video a few ahead are prefetched.
-    let lookahead = 8
     for document in 0..<documentCount {
       var index = documentStarts[document]
       let end = documentStarts[document + 1]
@@ -170,30 +167,43 @@ extension IndexWriter {
         let entry = PackedEntry.read(words.base, at: &index)
         counts[Int(entry.term)] &+= 1
         total &+= 1
-        if let parts = splits.parts(of: entry.term) {
-          for part in parts { counts[Int(part)] &+= 1 }
-          total &+= parts.count
-          // The parts lengthen the field: `#sidharthmusic` is two words long, not one.
-          let normIndex = document * fieldCount + entry.field
-          let length = Int(entry.position) + parts.count
-          if Float(length) > FieldLength.table[Int(norms[normIndex])] {
-            norms[normIndex] = FieldLength.code(for: length)
-          }
+        let partCount = splits.partCount(of: entry.term)
+        guard partCount > 0 else { continue }
+        // The parts lengthen the field: `#sidharthmusic` is two words long, not one.
+        let normIndex = document * fieldCount + entry.field
+        let length = Int(entry.position) + partCount
+        if Float(length) > FieldLength.table[Int(norms[normIndex])] {
+          norms[normIndex] = FieldLength.code(for: length)
         }
       }
-      guard let creatorTerms else { continue }
-      if document &+ lookahead < documentCount {
-        creatorTerms.prefetchTerms(ofVideo: document &+ lookahead)
+    }
+    // Each occurrence of a tag gets one entry per part: the parts' counts follow from the
+    // tag's, without looking its parts up once per occurrence. (Before the creator terms
+    // are counted: a creator's mention term gets no parts.)
+    for term in splits.terms {
+      let occurrences = counts[Int(term)]
+      guard occurrences > 0, let parts = splits.parts(of: term) else { continue }
+      for part in parts { counts[Int(part)] &+= occurrences }
+      total &+= Int(occurrences) &* parts.count
+    }
+    if let creatorTerms {
+      // The creator's terms are a cache miss away (users come in any order): those of the
+      // video a few ahead are prefetched.
+      let lookahead = 8
+      for document in 0..<documentCount {
+        if document &+ lookahead < documentCount {
+          creatorTerms.prefetchTerms(ofVideo: document &+ lookahead)
+        }
+        guard let range = creatorTerms.range(ofVideo: document) else { continue }
+        var length: UInt32 = 0
+        total &+= range.count
+        for packed in creatorTerms.terms[range] {
+          counts[Int(packed >> 32)] &+= 1
+          length = max(length, UInt32(truncatingIfNeeded: packed) + 1)
+        }
+        norms[document * fieldCount + SearchField.videoCreator.slot] =
+          FieldLength.code(for: Int(length))
       }
-      guard let range = creatorTerms.range(ofVideo: document) else { continue }
-      var length: UInt32 = 0
-      total &+= range.count
-      for packed in creatorTerms.terms[range] {
-        counts[Int(packed >> 32)] &+= 1
-        length = max(length, UInt32(truncatingIfNeeded: packed) + 1)
-      }
-      norms[document * fieldCount + SearchField.videoCreator.slot] =
-        FieldLength.code(for: Int(length))
     }
     guard total < Int(UInt32.max) else {
       throw SearchError(
@@ -282,8 +292,8 @@ extension IndexWriter {
     // dependent cache misses away. They are prefetched in stages: the start (and creator) of
     // the document sixteen ahead, then the entries (and where the creator's terms start) of
     // the one eight ahead, whose start has arrived by then, then the creator's terms and
-    // the cursors of the entries' terms of the one four ahead, then the slots those cursors
-    // point at of the one two ahead. Their misses overlap with the scatter of the documents
+    // the cursors of the entries' terms (and where a tag's parts are) of the one four ahead,
+    // then the slots those cursors point at (and the tag's parts) of the one two ahead. Their misses overlap with the scatter of the documents
     // before instead of each waiting its turn (a prefetch whose address is still loading
     // stalls like a load). A rare term's cursor and slot are each a miss of their own.
     let lookahead = 8
@@ -307,6 +317,7 @@ extension IndexWriter {
             creatorTerms?.prefetchTerms(ofVideo: ahead)
             forEachTerm(of: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1]) {
               cprefetch_for_writing(cursors + $0)
+              splits.prefetchIndex(of: UInt32(truncatingIfNeeded: $0))
             }
           }
           if new &+ lookahead / 4 < documentCount {
@@ -314,6 +325,7 @@ extension IndexWriter {
             // A later entry of the same term goes to the next slot: the prefetch is a hint.
             forEachTerm(of: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1]) {
               cprefetch_for_writing(sorted + Int(cursors[$0]))
+              splits.prefetchParts(of: UInt32(truncatingIfNeeded: $0))
             }
           }
           let document = UInt32(truncatingIfNeeded: new)
@@ -506,24 +518,65 @@ private struct TagSplits {
   /// Bit `term` is set when the term has parts. Commit checks every entry: a bit per term
   /// stays in the cache, where `index` (4 bytes per term) missed it for most checks.
   private var hasParts: [UInt64]
+  /// How many parts each term has (0 for none): a byte per term, for the first pass of a
+  /// commit, which needs only the number (a field's length) and misses the cache on it less
+  /// often than on `index` and `parts`.
+  private var partCounts: [UInt8]
+  /// The terms that have parts, ascending.
+  private(set) var terms: [UInt32] = []
 
   init(termCount: Int) {
     index = [UInt32](repeating: 0, count: termCount)
     hasParts = [UInt64](repeating: 0, count: (termCount + 63) / 64)
+    partCounts = [UInt8](repeating: 0, count: termCount)
   }
 
+  /// Records the parts of `term`; terms come in ascending order, each once, with 1 to 255
+  /// parts.
   mutating func setParts(_ termParts: [UInt32], of term: UInt32) {
+    precondition(
+      (1...Int(UInt8.max)).contains(termParts.count) && (terms.last ?? 0) <= term,
+      "tag parts are set once per term, in term order")
     index[Int(term)] = UInt32(parts.count)
     parts.append(UInt32(termParts.count))
     parts.append(contentsOf: termParts)
     hasParts[Int(term >> 6)] |= 1 << UInt64(term & 63)
+    partCounts[Int(term)] = UInt8(termParts.count)
+    terms.append(term)
+  }
+
+  /// Whether `term` has parts.
+  @inline(__always)
+  func hasParts(_ term: UInt32) -> Bool {
+    hasParts[Int(term >> 6)] & 1 << UInt64(term & 63) != 0
+  }
+
+  /// How many parts `term` has (0 for none).
+  @inline(__always)
+  func partCount(of term: UInt32) -> Int {
+    hasParts(term) ? Int(partCounts[Int(term)]) : 0
   }
 
   /// The parts of `term`, or nil when it has none.
   @inline(__always)
   func parts(of term: UInt32) -> ArraySlice<UInt32>? {
-    guard hasParts[Int(term >> 6)] & 1 << UInt64(term & 63) != 0 else { return nil }
+    guard hasParts(term) else { return nil }
     let start = Int(index[Int(term)])
     return parts[(start + 1)..<(start + 1 + Int(parts[start]))]
+  }
+
+  /// Starts loading where the parts of `term` are, if it has any.
+  @inline(__always)
+  func prefetchIndex(of term: UInt32) {
+    guard hasParts(term) else { return }
+    index.withUnsafeBufferPointer { cprefetch_for_reading($0.baseAddress! + Int(term)) }
+  }
+
+  /// Starts loading the parts of `term`, if it has any (``prefetchIndex(of:)`` first).
+  @inline(__always)
+  func prefetchParts(of term: UInt32) {
+    guard hasParts(term) else { return }
+    let start = Int(index[Int(term)])
+    parts.withUnsafeBufferPointer { cprefetch_for_reading($0.baseAddress! + start) }
   }
 }

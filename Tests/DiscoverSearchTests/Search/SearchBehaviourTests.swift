@@ -139,6 +139,23 @@ struct SearchMatchingTests {
     #expect(try Fixtures.ids(index, "dancechallenge", in: .videos) == ["tagged"])
   }
 
+  @Test func aMentionIsSplitIntoWordsButACreatorFieldIsNot() throws {
+    // The creator's terms come from the user's entries, which hold the mention whole; a
+    // mention in a title is split by the vocabulary. (A commit once counted part entries
+    // for the creator field too and left slots of the lists unwritten.)
+    let index = try DiscoverIndex.build(from: [
+      Fixtures.user("u1", "dancequeen"),
+      Fixtures.video("by-creator", "sunday vlog", creator: "u1"),
+      Fixtures.video("mentions", "shoutout to @dancequeen"),
+      Fixtures.video("queen", "queen of the kitchen"),
+      Fixtures.video("dance", "dance lessons"),
+    ])
+    #expect(Set(try Fixtures.ids(index, "queen", in: .videos)) == ["mentions", "queen"])
+    #expect(Set(try Fixtures.ids(index, "dance queen", in: .videos)) == ["mentions"])
+    #expect(
+      Set(try Fixtures.ids(index, "@dancequeen", in: .videos)) == ["by-creator", "mentions"])
+  }
+
   @Test func camelCaseTagIsFoundByItsWordsAndAsAPhrase() throws {
     let index = try DiscoverIndex.build(from: [
       Fixtures.video("v1", "new moves #DanceChallenge"),
