@@ -205,24 +205,33 @@ struct PostingsEncoder {
     guard blockCount > 0 else { return }
     let dataOffset = UInt32(truncatingIfNeeded: bytes.count)
     // Score bounds: the largest normalized frequency per field among the block's postings.
+    // The values are never negative (nor NaN), so their bit patterns order like them: an
+    // integer maximum vectorizes, where a floating-point one waits on each comparison.
     var maxima = SIMD4<Float>.zero
     for field in 0..<fieldCount {
-      let values = blockValues + field &* PostingBlock.capacity
-      var maximum: Float = 0
+      let values = UnsafeRawPointer(blockValues + field &* PostingBlock.capacity)
+        .assumingMemoryBound(to: UInt32.self)
+      var maximum: UInt32 = 0
       for index in 0..<blockCount { maximum = max(maximum, values[index]) }
-      maxima[field] = maximum
+      maxima[field] = Float(bitPattern: maximum)
     }
-    var maximumGap: UInt32 = 0
+    // Documents ascend, so every gap is at least 0 and under 2^32: checked once per block
+    // (the sign bits of all gaps or-ed together) instead of per posting.
+    var maximumGap: Int64 = 0
+    var signs: Int64 = 0
     var previous = previousBlockLast
     for index in 0..<blockCount {
       let document = Int64(blockDocuments[index])
-      let gap = UInt32(document - previous - 1)
-      blockDocuments[index] = gap
+      let gap = document &- previous &- 1
+      blockDocuments[index] = UInt32(truncatingIfNeeded: gap)
       maximumGap = max(maximumGap, gap)
+      signs |= gap
       previous = document
     }
-    let last = UInt32(previous)
-    let documentWidth = BitPacking.bitWidth(maximumGap)
+    precondition(
+      signs >= 0 && maximumGap <= Int64(UInt32.max), "a posting list's documents must ascend")
+    let last = UInt32(truncatingIfNeeded: previous)
+    let documentWidth = BitPacking.bitWidth(UInt32(truncatingIfNeeded: maximumGap))
     bytes.append(UInt8(blockCount - 1))
     bytes.append(UInt8(documentWidth))
     var widths = SIMD4<UInt8>.zero
