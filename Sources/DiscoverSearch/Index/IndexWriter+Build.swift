@@ -148,9 +148,9 @@ extension IndexWriter {
       ? CreatorTerms(creators: creators, terms: userCreatorTerms, starts: userCreatorTermStarts)
       : nil
 
-    // Where each document's entries start, then the end of the last one.
-    var documentStarts = builder.entryStarts
-    documentStarts.append(words.count)
+    // Where each document's entries start, and where the last one's end.
+    let documentStarts = builder.entryStarts
+    precondition(documentStarts.count == documentCount, "a document without an entry start")
 
     // First pass, in the writer's order: how many entries each term gets, and the lengths
     // of the fields that derived entries fill or lengthen. The counters take four bytes a
@@ -162,7 +162,7 @@ extension IndexWriter {
     var total = 0
     for document in 0..<documentCount {
       var index = documentStarts[document]
-      let end = documentStarts[document + 1]
+      let end = document + 1 < documentCount ? documentStarts[document + 1] : words.count
       while index < end {
         let entry = PackedEntry.read(words.base, at: &index)
         counts[Int(entry.term)] &+= 1
@@ -241,7 +241,8 @@ extension IndexWriter {
     // Counting sort by term, each term's entries in document order.
     let postings = try norms.withUnsafeBufferPointer { normBuffer in
       try IndexWriter.invert(
-        words: UnsafePointer(words.base), documentStarts: documentStarts, counts: counts,
+        words: UnsafePointer(words.base), wordCount: words.count, documentStarts: documentStarts,
+        counts: counts,
         splits: splits, creatorTerms: creatorTerms, termCount: termCount,
         fieldCount: fieldCount, documentCount: documentCount,
         inverseNormalization: inverseNormalization, norms: normBuffer.baseAddress!,
@@ -256,13 +257,15 @@ extension IndexWriter {
   /// Groups entries by term with a counting sort and encodes every term's list.
   ///
   /// Writer document `d`'s entries are the ``PackedEntry`` words
-  /// `words[documentStarts[d]..<documentStarts[d + 1]]`, each followed by its tag's parts in
+  /// `words[documentStarts[d]..<documentStarts[d + 1]]` (the last up to `wordCount`), each
+  /// followed by its tag's parts in
   /// `splits`, then, for videos, its creator's terms. `counts[t]` is how many entries term
   /// `t` gets in all (their sum under 2^32); it is overwritten. The scatter visits documents
   /// in snapshot order (`order`) and renumbers them, so each term's entries land in ascending
   /// snapshot order. `norms` are in snapshot order.
   private static func invert(
-    words: UnsafePointer<UInt32>, documentStarts: [Int], counts: UnsafeMutablePointer<UInt32>,
+    words: UnsafePointer<UInt32>, wordCount: Int, documentStarts: [Int],
+    counts: UnsafeMutablePointer<UInt32>,
     splits: TagSplits, creatorTerms: CreatorTerms?, termCount: Int, fieldCount: Int,
     documentCount: Int, inverseNormalization: [[Float]],
     norms: UnsafePointer<UInt8>, order: DocumentOrder, type: SearchResultType
@@ -285,76 +288,85 @@ extension IndexWriter {
     let sorted = LargeMemory.allocate(Occurrence.self, capacity: max(Int(total), 1))
     defer { LargeMemory.deallocate(sorted) }
     precondition(
-      documentStarts.count == documentCount + 1 && order.order.count == documentCount,
+      documentStarts.count == documentCount && order.order.count == documentCount,
       "document starts and order disagree with the document count")
-    // The writer's documents come in another order, so each document's start and entries
-    // (and a video's creator, where the creator's terms start, and those terms) are
-    // dependent cache misses away. They are prefetched in stages: the start (and creator) of
-    // the document sixteen ahead, then the entries (and where the creator's terms start) of
-    // the one eight ahead, whose start has arrived by then, then the creator's terms and
-    // the cursors of the entries' terms (and where a tag's parts are) of the one four ahead,
-    // then the slots those cursors point at (and the tag's parts) of the one two ahead. Their misses overlap with the scatter of the documents
-    // before instead of each waiting its turn (a prefetch whose address is still loading
-    // stalls like a load). A rare term's cursor and slot are each a miss of their own.
-    let lookahead = 8
+    // Each document's entries, in snapshot order: one pass of independent loads (their
+    // misses overlap), after which the scatter reads where a document's entries are in
+    // sequence instead of a cache and TLB miss away.
+    let ranges = LargeMemory.allocate(EntryRange.self, capacity: max(documentCount, 1))
+    defer { LargeMemory.deallocate(ranges) }
     documentStarts.withUnsafeBufferPointer { documentStarts in
-      order.order.withUnsafeBufferPointer { order in
-        let firstStart = documentStarts.baseAddress!
-        for new in 0..<documentCount {
-          let old = Int(order[new])
-          if new &+ 2 &* lookahead < documentCount {
-            let ahead = Int(order[new &+ 2 &* lookahead])
-            cprefetch_for_reading(firstStart + ahead)
-            creatorTerms?.prefetchCreator(ofVideo: ahead)
+      for new in 0..<documentCount {
+        let old = Int(order.order[new])
+        ranges[new] = EntryRange(
+          start: documentStarts[old],
+          end: old &+ 1 < documentCount ? documentStarts[old &+ 1] : wordCount)
+      }
+    }
+    // The writer's documents come in another order, so each document's entries (and a
+    // video's creator, where the creator's terms start, and those terms) are cache misses
+    // away. They are prefetched in stages: the creator of the document sixteen ahead; then
+    // every line of the entries (and where the creator's terms start) of the one eight
+    // ahead; then the creator's terms, the cursors of the entries' terms and where a tag's
+    // parts are, of the one four ahead; then the slots those cursors point at, and the
+    // tag's parts, of the one two ahead. Their misses overlap with the scatter of the
+    // documents before instead of each waiting its turn (a prefetch whose address is still
+    // loading stalls like a load). A rare term's cursor and slot are each a miss of their
+    // own.
+    let lookahead = 8
+    order.order.withUnsafeBufferPointer { order in
+      for new in 0..<documentCount {
+        let old = Int(order[new])
+        if let creatorTerms, new &+ 2 &* lookahead < documentCount {
+          creatorTerms.prefetchCreator(ofVideo: Int(order[new &+ 2 &* lookahead]))
+        }
+        if new &+ lookahead < documentCount {
+          let ahead = ranges[new &+ lookahead]
+          prefetchLines(from: words + ahead.start, to: words + ahead.end)
+          creatorTerms?.prefetchStart(ofVideo: Int(order[new &+ lookahead]))
+        }
+        if new &+ lookahead / 2 < documentCount {
+          let ahead = ranges[new &+ lookahead / 2]
+          creatorTerms?.prefetchTerms(ofVideo: Int(order[new &+ lookahead / 2]))
+          forEachTerm(of: words, from: ahead.start, to: ahead.end) {
+            cprefetch_for_writing(cursors + $0)
+            splits.prefetchIndex(of: UInt32(truncatingIfNeeded: $0))
           }
-          if new &+ lookahead < documentCount {
-            let ahead = Int(order[new &+ lookahead])
-            cprefetch_for_reading(words + documentStarts[ahead])
-            creatorTerms?.prefetchStart(ofVideo: ahead)
+        }
+        if new &+ lookahead / 4 < documentCount {
+          let ahead = ranges[new &+ lookahead / 4]
+          // A later entry of the same term goes to the next slot: the prefetch is a hint.
+          forEachTerm(of: words, from: ahead.start, to: ahead.end) {
+            cprefetch_for_writing(sorted + Int(cursors[$0]))
+            splits.prefetchParts(of: UInt32(truncatingIfNeeded: $0))
           }
-          if new &+ lookahead / 2 < documentCount {
-            let ahead = Int(order[new &+ lookahead / 2])
-            creatorTerms?.prefetchTerms(ofVideo: ahead)
-            forEachTerm(of: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1]) {
-              cprefetch_for_writing(cursors + $0)
-              splits.prefetchIndex(of: UInt32(truncatingIfNeeded: $0))
-            }
-          }
-          if new &+ lookahead / 4 < documentCount {
-            let ahead = Int(order[new &+ lookahead / 4])
-            // A later entry of the same term goes to the next slot: the prefetch is a hint.
-            forEachTerm(of: words, from: documentStarts[ahead], to: documentStarts[ahead &+ 1]) {
-              cprefetch_for_writing(sorted + Int(cursors[$0]))
-              splits.prefetchParts(of: UInt32(truncatingIfNeeded: $0))
-            }
-          }
-          let document = UInt32(truncatingIfNeeded: new)
-          let normBase = new &* fieldCount
-          var index = documentStarts[old]
-          let end = documentStarts[old &+ 1]
-          while index < end {
-            let entry = PackedEntry.read(words, at: &index)
-            let norm = norms[normBase &+ entry.field]
+        }
+        let document = UInt32(truncatingIfNeeded: new)
+        let normBase = new &* fieldCount
+        var index = ranges[new].start
+        let end = ranges[new].end
+        while index < end {
+          let entry = PackedEntry.read(words, at: &index)
+          let norm = norms[normBase &+ entry.field]
+          place(
+            entry.withNorm(norm), document: document, sorted: sorted, cursors: cursors)
+          guard let parts = splits.parts(of: entry.term) else { continue }
+          for (offset, part) in parts.enumerated() {
+            let position = entry.position + UInt32(offset)
             place(
-              entry.withNorm(norm), document: document, sorted: sorted, cursors: cursors)
-            guard let parts = splits.parts(of: entry.term) else { continue }
-            for (offset, part) in parts.enumerated() {
-              let position = entry.position + UInt32(offset)
-              place(
-                PostingEntry(term: part, field: entry.field, position: position).withNorm(norm),
-                document: document, sorted: sorted, cursors: cursors)
-            }
-          }
-          guard let creatorTerms, let range = creatorTerms.range(ofVideo: old) else { continue }
-          let field = SearchField.videoCreator.slot
-          let norm = norms[normBase &+ field]
-          for packed in creatorTerms.terms[range] {
-            let term = UInt32(truncatingIfNeeded: packed >> 32)
-            let position = UInt32(truncatingIfNeeded: packed)
-            place(
-              PostingEntry(term: term, field: field, position: position).withNorm(norm),
+              PostingEntry(term: part, field: entry.field, position: position).withNorm(norm),
               document: document, sorted: sorted, cursors: cursors)
           }
+        }
+        guard let creatorTerms, let range = creatorTerms.range(ofVideo: old) else { continue }
+        let field = SearchField.videoCreator.slot
+        let norm = norms[normBase &+ field]
+        for packed in creatorTerms.terms[range] {
+          let term = UInt32(truncatingIfNeeded: packed >> 32)
+          let position = UInt32(truncatingIfNeeded: packed)
+          place(
+            PostingEntry(term: term, field: field, position: position).withNorm(norm),
+            document: document, sorted: sorted, cursors: cursors)
         }
       }
     }
@@ -415,6 +427,21 @@ extension IndexWriter {
     while index < end { body(Int(PackedEntry.read(words, at: &index).term)) }
   }
 
+  /// Prefetches every cache line of the words `start..<end` (a document's entries take two
+  /// to four lines; prefetching only the first left the others to miss).
+  @inline(__always)
+  private static func prefetchLines(
+    from start: UnsafePointer<UInt32>, to end: UnsafePointer<UInt32>
+  ) {
+    let lineBytes = 64
+    var line = Int(bitPattern: start) & ~(lineBytes - 1)
+    let last = Int(bitPattern: end) &- 1
+    while line <= last {
+      cprefetch_for_reading(UnsafeRawPointer(bitPattern: line))
+      line &+= lineBytes
+    }
+  }
+
   /// Writes `entry` of snapshot document `document` at its term's cursor, and moves the
   /// cursor on.
   @inline(__always)
@@ -426,6 +453,12 @@ extension IndexWriter {
     let slot = Int(cursors[term])
     sorted[slot] = Occurrence(document: document, fieldPosition: entry.fieldPosition)
     cursors[term] = UInt32(truncatingIfNeeded: slot &+ 1)
+  }
+
+  /// Where a document's entries are among the writer's words.
+  private struct EntryRange: BitwiseCopyable {
+    var start: Int
+    var end: Int
   }
 
   /// An entry in the scatter's output, where its term is implied by its place: the
