@@ -160,10 +160,18 @@ extension IndexWriter {
     defer { LargeMemory.deallocate(counts) }
     counts.update(repeating: 0, count: termCount + 1)
     var total = 0
+    // A counter is a miss for a rare term. The counter of the entry sixteen words ahead is
+    // prefetched, reading that word as a one-word entry: a rare two-word entry (a position
+    // past 255, or a term past 2^21) makes the hint a wasted load, never a wrong count.
+    let countLookahead = 16
+    let prefetchEnd = words.count &- countLookahead
     for document in 0..<documentCount {
       var index = documentStarts[document]
       let end = document + 1 < documentCount ? documentStarts[document + 1] : words.count
       while index < end {
+        if index < prefetchEnd {
+          cprefetch_for_writing(counts + Int(PackedEntry.shortTerm(words[index &+ countLookahead])))
+        }
         let entry = PackedEntry.read(words.base, at: &index)
         counts[Int(entry.term)] &+= 1
         total &+= 1

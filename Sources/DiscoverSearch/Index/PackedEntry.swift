@@ -34,6 +34,11 @@ enum PackedEntry {
     }
   }
 
+  /// The term of `word` read as a one-word entry: right when it is one, and some value under
+  /// 2^22 otherwise (for prefetch hints, which only need to be right most of the time).
+  @inline(__always)
+  static func shortTerm(_ word: UInt32) -> UInt32 { word >> 10 & (1 << 22 - 1) }
+
   /// The entry that starts at `words[index]`; moves `index` to the next one.
   @inline(__always)
   static func read(_ words: UnsafePointer<UInt32>, at index: inout Int) -> PostingEntry {
