@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The order a snapshot numbers a type's documents in: most popular first.
 ///
 /// Numbering documents by a static score is what lets top-k pruning use that score
@@ -64,19 +66,40 @@ extension StringColumnBuilder {
   /// The strings are copied once, straight into the column's memory.
   func build(in order: DocumentOrder) -> StringColumn {
     let total = byteCount
-    var permutedOffsets = [UInt32](repeating: 0, count: order.order.count + 1)
+    let count = order.order.count
+    var permutedOffsets = [UInt32](repeating: 0, count: count + 1)
     let permutedBytes = LargeMemory.allocate(UInt8.self, capacity: max(total, 1))
+    // The strings are read in another order than they were written, so a string's offsets
+    // and then its bytes are two dependent misses. The offsets of the string sixteen ahead
+    // and the bytes of the one eight ahead are prefetched: the misses of several strings
+    // overlap instead of each waiting its turn.
+    let lookahead = 8
     offsets.withUnsafeBufferPointer { offsets in
-      withBytes { bytes in
-        var end = 0
-        for (new, old) in order.order.enumerated() {
-          let start = Int(offsets[Int(old)])
-          let length = Int(offsets[Int(old) + 1]) - start
-          if length > 0 {
-            (permutedBytes + end).update(from: bytes.baseAddress! + start, count: length)
+      order.order.withUnsafeBufferPointer { order in
+        permutedOffsets.withUnsafeMutableBufferPointer { permutedOffsets in
+          withBytes { bytes in
+            guard let base = bytes.baseAddress, let offsetBase = offsets.baseAddress else {
+              return
+            }
+            var end = 0
+            for new in 0..<count {
+              if new &+ 2 &* lookahead < count {
+                cprefetch_for_reading(offsetBase + Int(order[new &+ 2 &* lookahead]))
+              }
+              if new &+ lookahead < count {
+                let ahead = Int(order[new &+ lookahead])
+                let aheadEnd = Int(offsets[ahead &+ 1])
+                cprefetch_for_reading(base + Int(offsets[ahead]))
+                cprefetch_for_reading(base + max(aheadEnd &- 1, 0))
+              }
+              let old = Int(order[new])
+              let start = Int(offsets[old])
+              let length = Int(offsets[old &+ 1]) &- start
+              if length > 0 { (permutedBytes + end).update(from: base + start, count: length) }
+              end &+= length
+              permutedOffsets[new &+ 1] = UInt32(truncatingIfNeeded: end)
+            }
           }
-          end += length
-          permutedOffsets[new + 1] = UInt32(truncatingIfNeeded: end)
         }
       }
     }
