@@ -94,6 +94,8 @@ struct PostingsEncoder {
   private var impactDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 12)
   private var impactValues = UnsafeGrowableBuffer<Float>(capacity: 1 << 12)
   private var listImpacts = UnsafeGrowableBuffer<Float>(capacity: 1 << 10)
+  /// Room for ``select(_:count:rank:scratch:)`` to gather values in.
+  private var selectScratch = UnsafeGrowableBuffer<Float>()
 
   // The list being encoded.
   private var listDocuments = UnsafeGrowableBuffer<UInt32>(capacity: 1 << 10)
@@ -322,12 +324,9 @@ struct PostingsEncoder {
     impactLists.append(UInt32(lists.count))
     let count = listDocuments.count
     let kept = min(count, length)
-    // The impact of the kept-th best posting, by quickselect on a copy (Hoare, "Algorithm
-    // 65: Find", CACM 1961): O(n) instead of sorting the whole list.
-    let values = UnsafeMutablePointer<Float>.allocate(capacity: count)
-    defer { values.deallocate() }
-    values.update(from: listImpacts.base, count: count)
-    let cut = PostingsEncoder.select(values, count: count, rank: kept - 1)
+    // The impact of the kept-th best posting: O(n), instead of sorting the whole list.
+    let cut = PostingsEncoder.select(
+      UnsafePointer(listImpacts.base), count: count, rank: kept - 1, scratch: &selectScratch)
     // Postings above the cut, sorted; then those at the cut in document order (the list is
     // in document order already), until `kept` are taken.
     // Impacts are non-negative, so their bit patterns order like the values: a key of
@@ -355,34 +354,86 @@ struct PostingsEncoder {
     impactStarts.append(UInt32(impactDocuments.count))
   }
 
-  /// The value of rank `rank` (0 = largest) among `count` values, reordering them.
-  static func select(_ values: UnsafeMutablePointer<Float>, count: Int, rank: Int) -> Float {
-    var low = 0
-    var high = count - 1
-    while low < high {
-      let pivot = values[(low + high) / 2]
-      var left = low
-      var right = high
-      while left <= right {
-        while values[left] > pivot { left += 1 }
-        while values[right] < pivot { right -= 1 }
-        if left <= right {
-          let swapped = values[left]
-          values[left] = values[right]
-          values[right] = swapped
-          left += 1
-          right -= 1
-        }
-      }
-      if rank <= right {
-        high = right
-      } else if rank >= left {
-        low = left
-      } else {
-        return values[rank]
-      }
+  /// The value of rank `rank` (0 = largest) among `count` values, none negative or NaN.
+  ///
+  /// Long lists are first narrowed by a sample (Floyd and Rivest, "Algorithm 489: The
+  /// algorithm SELECT", CACM 1975): the sample's values around the rank's expected place
+  /// bound the value sought, one pass counts the values above the bounds and gathers those
+  /// between them into `scratch`, and the rank is selected among the few gathered. When the
+  /// rank falls outside the bounds (a rare sample), or too many values tie inside them,
+  /// the whole list is selected from instead.
+  static func select(
+    _ values: UnsafePointer<Float>, count: Int, rank: Int,
+    scratch: inout UnsafeGrowableBuffer<Float>
+  ) -> Float {
+    precondition(rank >= 0 && rank < count, "rank \(rank) out of 0..<\(count)")
+    let sampleCount = 1024
+    guard count >= 4 * sampleCount else { return radixSelect(values, count: count, rank: rank) }
+    // Every stride-th value, ascending: `descending(i)` is the sample's i-th largest.
+    let stride = count / sampleCount
+    var sample = (0..<sampleCount).map { values[$0 &* stride] }
+    sample.sort()
+    func descending(_ place: Int) -> Float { sample[sampleCount - 1 - place] }
+    // The rank's expected place in the sample, widened by three standard deviations of a
+    // sampled rank (at most 16 for 1,024 draws) either way.
+    let margin = 48
+    let place = min(rank / stride, sampleCount - 1)
+    let upper = descending(max(place - margin, 0))
+    let lower = descending(min(place + margin, sampleCount - 1))
+    // Gathered values are stored branch-free, the last slot taking any overflow.
+    let capacity = count / 2
+    scratch.removeAll()
+    let gathered = scratch.appendUninitialized(count: capacity)
+    var above = 0
+    var between = 0
+    for index in 0..<count {
+      let value = values[index]
+      above &+= value > upper ? 1 : 0
+      gathered[min(between, capacity &- 1)] = value
+      between &+= value >= lower && value <= upper ? 1 : 0
     }
-    return values[rank]
+    guard between < capacity, above <= rank, rank < above &+ between else {
+      return radixSelect(values, count: count, rank: rank)
+    }
+    return radixSelect(UnsafePointer(gathered), count: between, rank: rank &- above)
+  }
+
+  /// ``select(_:count:rank:scratch:)`` over every value.
+  ///
+  /// A radix select (the most significant digit first, as in MSD radix sort; Knuth, *The
+  /// Art of Computer Programming* vol. 3, 5.2.5): a non-negative float's bit pattern orders
+  /// like its value, so three passes of 11, 11 and 10 bits each count the values that share
+  /// the digits chosen so far, and pick the digit the rank falls in. Every pass is a
+  /// straight loop without a data-dependent branch; a quickselect (Hoare, "Algorithm 65:
+  /// Find", CACM 1961) mispredicted about half of its comparisons, and had to reorder a copy.
+  static func radixSelect(_ values: UnsafePointer<Float>, count: Int, rank: Int) -> Float {
+    precondition(rank >= 0 && rank < count, "rank \(rank) out of 0..<\(count)")
+    let bits = UnsafeRawPointer(values).assumingMemoryBound(to: UInt32.self)
+    let bucketCount = 1 << 11
+    // One more counter, which values outside the current prefix are counted in.
+    let histogram = UnsafeMutablePointer<Int>.allocate(capacity: bucketCount + 1)
+    defer { histogram.deallocate() }
+    var prefix: UInt32 = 0
+    var prefixMask: UInt32 = 0
+    // How many values above the prefix's bucket still rank before the one sought.
+    var remaining = rank
+    for (shift, width) in [(21, 11), (10, 11), (0, 10)] as [(UInt32, UInt32)] {
+      let digitMask: UInt32 = (1 << width) &- 1
+      histogram.update(repeating: 0, count: bucketCount + 1)
+      for index in 0..<count {
+        let value = bits[index]
+        let digit = Int(truncatingIfNeeded: value >> shift & digitMask)
+        histogram[value & prefixMask == prefix ? digit : bucketCount] &+= 1
+      }
+      var digit = Int(digitMask)
+      while remaining >= histogram[digit] {
+        remaining &-= histogram[digit]
+        digit &-= 1
+      }
+      prefix |= UInt32(truncatingIfNeeded: digit) << shift
+      prefixMask |= digitMask << shift
+    }
+    return Float(bitPattern: prefix)
   }
 
   /// Whether offsets still fit the 32-bit fields of the block tables.
@@ -414,6 +465,7 @@ struct PostingsEncoder {
       impactWeights: impactWeights)
     // The columns own the buffers above now.
     listImpacts.deallocate()
+    selectScratch.deallocate()
     listDocuments.deallocate()
     listBlockLasts.deallocate()
     listBlockData.deallocate()
