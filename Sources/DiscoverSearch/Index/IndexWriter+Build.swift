@@ -148,7 +148,7 @@ extension IndexWriter {
       ? CreatorTerms(creators: creators, terms: userCreatorTerms, starts: userCreatorTermStarts)
       : nil
 
-    // Where each document's entries start, and where the last one's end.
+    // Where each document's entries start; the last one's end at `words.count`.
     let documentStarts = builder.entryStarts
     precondition(documentStarts.count == documentCount, "a document without an entry start")
 
@@ -266,11 +266,11 @@ extension IndexWriter {
   ///
   /// Writer document `d`'s entries are the ``PackedEntry`` words
   /// `words[documentStarts[d]..<documentStarts[d + 1]]` (the last up to `wordCount`), each
-  /// followed by its tag's parts in
-  /// `splits`, then, for videos, its creator's terms. `counts[t]` is how many entries term
-  /// `t` gets in all (their sum under 2^32); it is overwritten. The scatter visits documents
-  /// in snapshot order (`order`) and renumbers them, so each term's entries land in ascending
-  /// snapshot order. `norms` are in snapshot order.
+  /// followed by its tag's parts in `splits`, then, for videos, its creator's terms.
+  /// `counts[t]` is how many entries term `t` gets in all (their sum under 2^32); it is
+  /// overwritten. The scatter visits documents in snapshot order (`order`) and renumbers
+  /// them, so each term's entries land in ascending snapshot order. `norms` are in snapshot
+  /// order.
   private static func invert(
     words: UnsafePointer<UInt32>, wordCount: Int, documentStarts: [Int],
     counts: UnsafeMutablePointer<UInt32>,
@@ -576,7 +576,7 @@ private struct TagSplits {
   /// parts.
   mutating func setParts(_ termParts: [UInt32], of term: UInt32) {
     precondition(
-      (1...Int(UInt8.max)).contains(termParts.count) && (terms.last ?? 0) <= term,
+      (1...Int(UInt8.max)).contains(termParts.count) && terms.last.map { $0 < term } ?? true,
       "tag parts are set once per term, in term order")
     index[Int(term)] = UInt32(parts.count)
     parts.append(UInt32(termParts.count))
