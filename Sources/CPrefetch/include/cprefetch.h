@@ -19,4 +19,13 @@ static inline void cprefetch_for_reading(const void *address) {
   __builtin_prefetch(address, 0, 3);
 }
 
+/// Prefetches, for reading, every cache line (64 bytes) that the `count` bytes at `start`
+/// touch; nothing when `count` is 0 or less.
+static inline void cprefetch_range_for_reading(const void *start, long count) {
+  if (count <= 0) return;
+  const char *line = (const char *)((unsigned long)start & ~63UL);
+  const char *last = (const char *)start + count - 1;
+  for (; line <= last; line += 64) __builtin_prefetch(line, 0, 3);
+}
+
 #endif

@@ -88,9 +88,9 @@ extension StringColumnBuilder {
               }
               if new &+ lookahead < count {
                 let ahead = Int(order[new &+ lookahead])
-                let aheadEnd = Int(offsets[ahead &+ 1])
-                cprefetch_for_reading(base + Int(offsets[ahead]))
-                cprefetch_for_reading(base + max(aheadEnd &- 1, 0))
+                let aheadStart = Int(offsets[ahead])
+                cprefetch_range_for_reading(
+                  base + aheadStart, Int(offsets[ahead &+ 1]) &- aheadStart)
               }
               let old = Int(order[new])
               let start = Int(offsets[old])

@@ -330,7 +330,8 @@ extension IndexWriter {
         }
         if new &+ lookahead < documentCount {
           let ahead = ranges[new &+ lookahead]
-          prefetchLines(from: words + ahead.start, to: words + ahead.end)
+          cprefetch_range_for_reading(
+            words + ahead.start, (ahead.end &- ahead.start) &* MemoryLayout<UInt32>.stride)
           creatorTerms?.prefetchStart(ofVideo: Int(order[new &+ lookahead]))
         }
         if new &+ lookahead / 2 < documentCount {
@@ -433,21 +434,6 @@ extension IndexWriter {
   ) {
     var index = start
     while index < end { body(Int(PackedEntry.read(words, at: &index).term)) }
-  }
-
-  /// Prefetches every cache line of the words `start..<end` (a document's entries take two
-  /// to four lines; prefetching only the first left the others to miss).
-  @inline(__always)
-  private static func prefetchLines(
-    from start: UnsafePointer<UInt32>, to end: UnsafePointer<UInt32>
-  ) {
-    let lineBytes = 64
-    var line = Int(bitPattern: start) & ~(lineBytes - 1)
-    let last = Int(bitPattern: end) &- 1
-    while line <= last {
-      cprefetch_for_reading(UnsafeRawPointer(bitPattern: line))
-      line &+= lineBytes
-    }
   }
 
   /// Writes `entry` of snapshot document `document` at its term's cursor, and moves the

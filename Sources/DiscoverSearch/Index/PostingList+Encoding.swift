@@ -398,6 +398,10 @@ struct PostingsEncoder {
     return radixSelect(UnsafePointer(gathered), count: between, rank: rank &- above)
   }
 
+  /// The digits of ``radixSelect(_:count:rank:)``, most significant first: where each
+  /// starts in the 32 bits and how wide it is.
+  private static let radixDigits: [(shift: UInt32, width: UInt32)] = [(21, 11), (10, 11), (0, 10)]
+
   /// ``select(_:count:rank:scratch:)`` over every value.
   ///
   /// A radix select (the most significant digit first, as in MSD radix sort; Knuth, *The
@@ -417,7 +421,7 @@ struct PostingsEncoder {
     var prefixMask: UInt32 = 0
     // How many values above the prefix's bucket still rank before the one sought.
     var remaining = rank
-    for (shift, width) in [(21, 11), (10, 11), (0, 10)] as [(UInt32, UInt32)] {
+    for (shift, width) in PostingsEncoder.radixDigits {
       let digitMask: UInt32 = (1 << width) &- 1
       histogram.update(repeating: 0, count: bucketCount + 1)
       for index in 0..<count {
