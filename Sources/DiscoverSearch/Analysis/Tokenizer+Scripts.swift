@@ -63,6 +63,10 @@ extension Tokenizer {
       sourcesAreExact ? runSources[first]..<runSources[last] : start..<index
     }
 
+    // The dictionary words come last; looking the run up in the cache starts now, so that
+    // the slot's cache miss overlaps making the bigrams.
+    let segmentsRun = mode == .document && addsDictionaryWords && characterCount > 1
+    let runHash = segmentsRun ? segmentations.prepareLookup(space.run.buffer) : 0
     if characterCount == 1 {
       let outputStart = stream.bytes.count
       appendScratch(runOffsets[0]..<runOffsets[1], to: stream)
@@ -77,9 +81,9 @@ extension Tokenizer {
         .cjBigram, from: outputStart, source: source(first, first + 2),
         position: position &+ UInt32(first), into: stream)
     }
-    if mode == .document && addsDictionaryWords {
+    if segmentsRun {
       let base = position
-      segmentations.segment(space.run.buffer, into: &space.wordBounds)
+      segmentations.segment(space.run.buffer, hash: runHash, into: &space.wordBounds)
       let wordBounds = space.wordBounds
       for pair in stride(from: 0, to: wordBounds.count, by: 2) {
         let wordStart = Int(wordBounds[pair])
@@ -129,8 +133,9 @@ extension Tokenizer {
       guard flags.contains(.dictionaryScript) || flags.contains(.mark) else { break }
       index += width
     }
+    let run = UnsafeBufferPointer(rebasing: text[start..<index])
     segmentations.segment(
-      UnsafeBufferPointer(rebasing: text[start..<index]), into: &space.wordBounds)
+      run, hash: segmentations.prepareLookup(run), into: &space.wordBounds)
     let wordBounds = space.wordBounds
     for pair in stride(from: 0, to: wordBounds.count, by: 2) {
       let word = (start + Int(wordBounds[pair]))..<(start + Int(wordBounds[pair + 1]))
