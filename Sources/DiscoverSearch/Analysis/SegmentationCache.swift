@@ -128,10 +128,10 @@ struct SegmentationCache {
     }
   }
 
-  /// Doubles the slots (starting at 1,024) and places every record again.
+  /// Doubles the slots (starting at 64) and places every record again.
   private mutating func grow() {
     let old = slots
-    slots = [UInt64](repeating: 0, count: Swift.max(1024, old.count * 2))
+    slots = [UInt64](repeating: 0, count: Swift.max(64, old.count * 2))
     for entry in old where entry != 0 {
       // Slots keep only the upper half of a hash: hash the run again.
       let record = Int(UInt32(truncatingIfNeeded: entry)) - 1

@@ -50,7 +50,7 @@ import Testing
 
   @Test func replaysWhatICUFoundAcrossGrowth() {
     var cache = SegmentationCache()
-    // Well past the first table's 512 runs, so that it grows several times.
+    // Well past the first table's 32 runs, so that it grows several times.
     let runs = runs(count: 3000)
     let expected = runs.map(icuWords)
     for (run, words) in zip(runs, expected) {
