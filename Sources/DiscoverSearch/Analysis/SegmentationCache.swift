@@ -51,24 +51,22 @@ struct SegmentationCache {
     _ run: UnsafeBufferPointer<UInt8>, hash: Int, into output: inout UnsafeGrowableBuffer<Int32>
   ) {
     output.removeAll()
-    guard run.count <= SegmentationCache.maximumRunBytes else {
-      DictionaryWordBreaker.forEachWord(in: run) { wordStart, wordEnd in
-        output.append(Int32(wordStart))
-        output.append(Int32(wordEnd))
-      }
-      return
-    }
-    let (record, slot) = find(run, hash: hash)
-    if let record {
-      records.withUnsafeBufferPointer { records in
-        let wordCount = Int(records[record &+ 1])
-        var index = record &+ 2 &+ run.count
-        for _ in 0..<(2 &* wordCount) {
-          output.append(Int32(records[index]))
-          index &+= 1
+    let isCacheable = run.count <= SegmentationCache.maximumRunBytes
+    var slot = -1
+    if isCacheable {
+      let (record, free) = find(run, hash: hash)
+      if let record {
+        records.withUnsafeBufferPointer { records in
+          let wordCount = Int(records[record &+ 1])
+          var index = record &+ 2 &+ run.count
+          for _ in 0..<(2 &* wordCount) {
+            output.append(Int32(records[index]))
+            index &+= 1
+          }
         }
+        return
       }
-      return
+      slot = free
     }
     DictionaryWordBreaker.forEachWord(in: run) { wordStart, wordEnd in
       output.append(Int32(wordStart))
@@ -76,7 +74,7 @@ struct SegmentationCache {
     }
     // A run of at most 192 bytes has fewer than 256 words, each bounded by offsets that
     // fit a byte (ICU's words are nonempty and in order).
-    guard count < maximumEntries, output.count / 2 <= Int(UInt8.max) else {
+    guard isCacheable, count < maximumEntries, output.count / 2 <= Int(UInt8.max) else {
       return
     }
     insert(run, hash: hash, slot: slot, words: output.buffer)
