@@ -72,11 +72,9 @@ struct SegmentationCache {
       output.append(Int32(wordStart))
       output.append(Int32(wordEnd))
     }
-    // A run of at most 192 bytes has fewer than 256 words, each bounded by offsets that
-    // fit a byte (ICU's words are nonempty and in order).
-    guard isCacheable, count < maximumEntries, output.count / 2 <= Int(UInt8.max) else {
-      return
-    }
+    // A run of at most 192 bytes has at most 192 words, each bounded by offsets that fit a
+    // byte (ICU's words are nonempty and in order): the record's single bytes hold them.
+    guard isCacheable, count < maximumEntries else { return }
     insert(run, hash: hash, slot: slot, words: output.buffer)
   }
 
