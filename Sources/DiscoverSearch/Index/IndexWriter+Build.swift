@@ -387,7 +387,6 @@ extension IndexWriter {
       inverseNormalization: inverseNormalization, impactWeights: impactWeights)
     var occurrences = UnsafeGrowableBuffer<UInt32>(capacity: 1024)
     defer { occurrences.deallocate() }
-    let fieldPositionOffset = MemoryLayout<Occurrence>.offset(of: \.fieldPosition)!
     for term in 0..<termCount {
       var index = Int(starts[term])
       let end = Int(starts[term + 1])
@@ -396,12 +395,9 @@ extension IndexWriter {
       while index < end {
         let document = sorted[index].document
         if index &+ 1 == end || sorted[index &+ 1].document != document {
-          // Most documents hold a term once: its one field position is passed where it
-          // lies, with no copy, sort or deduplication.
-          let single = UnsafeRawPointer(sorted + index).advanced(by: fieldPositionOffset)
-            .assumingMemoryBound(to: UInt32.self)
-          encoder.addPosting(
-            document: document, fieldPositions: UnsafeBufferPointer(start: single, count: 1))
+          // Most documents hold a term once: its one field position is passed as it is,
+          // with no copy, sort or deduplication.
+          encoder.addPosting(document: document, fieldPosition: sorted[index].fieldPosition)
           index &+= 1
           continue
         }

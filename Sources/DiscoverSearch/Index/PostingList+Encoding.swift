@@ -203,6 +203,29 @@ struct PostingsEncoder {
     listDocuments.append(document)
   }
 
+  /// Adds a document that holds the current term once: ``addPosting(document:fieldPositions:)``
+  /// for one occurrence, without clearing and summing per-field counts. Most postings are
+  /// such, and the values are the same bit for bit (a frequency of 1 multiplies exactly).
+  @inline(__always)
+  mutating func addPosting(document: UInt32, fieldPosition value: UInt32) {
+    if blockCount == PostingBlock.capacity { flushBlock() }
+    let slot = blockCount
+    blockDocuments[slot] = document
+    let field = Int(value >> 30)
+    let normCode = Int(UInt8(truncatingIfNeeded: value >> PostingEntry.normShift))
+    VariableByte.append(value & PostingEntry.positionMask, to: &positions)
+    for other in 0..<fieldCount {
+      blockFrequencies[other &* PostingBlock.capacity &+ slot] = 0
+      blockValues[other &* PostingBlock.capacity &+ slot] = 0
+    }
+    let normalized = inverseNormalization[field &* 256 &+ normCode]
+    blockFrequencies[field &* PostingBlock.capacity &+ slot] = 1
+    blockValues[field &* PostingBlock.capacity &+ slot] = normalized
+    listImpacts.append(impactWeights[field] * normalized)
+    blockCount &+= 1
+    listDocuments.append(document)
+  }
+
   private mutating func flushBlock() {
     guard blockCount > 0 else { return }
     let dataOffset = UInt32(truncatingIfNeeded: bytes.count)
