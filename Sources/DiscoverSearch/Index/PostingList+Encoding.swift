@@ -203,9 +203,11 @@ struct PostingsEncoder {
     listDocuments.append(document)
   }
 
-  /// Adds a document that holds the current term once: ``addPosting(document:fieldPositions:)``
-  /// for one occurrence, without clearing and summing per-field counts. Most postings are
-  /// such, and the values are the same bit for bit (a frequency of 1 multiplies exactly).
+  /// Adds a document that holds the current term once, at `value` (a
+  /// `PostingEntry.fieldPosition` with its length code set): what
+  /// ``addPosting(document:fieldPositions:)`` does for one occurrence, without the per-field
+  /// counters it clears, fills and sums. Most postings are such, and the values are the same
+  /// bit for bit (a frequency of 1 multiplies exactly).
   @inline(__always)
   mutating func addPosting(document: UInt32, fieldPosition value: UInt32) {
     if blockCount == PostingBlock.capacity { flushBlock() }
