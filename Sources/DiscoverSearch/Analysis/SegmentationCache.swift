@@ -1,5 +1,10 @@
 import CPrefetch
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Remembers ICU's dictionary segmentation of runs of Thai, Chinese or Japanese text.
 ///

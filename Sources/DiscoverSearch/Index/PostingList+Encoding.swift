@@ -162,9 +162,7 @@ struct PostingsEncoder {
   ///   duplicates.
   @inline(__always)
   mutating func addPosting(document: UInt32, fieldPositions: UnsafeBufferPointer<UInt32>) {
-    if blockCount == PostingBlock.capacity { flushBlock() }
-    let slot = blockCount
-    blockDocuments[slot] = document
+    let slot = beginPosting(document: document)
     // Counts and codes go to memory the encoder owns, not into vector lanes: setting a
     // lane by a run-time index and reading the vector back stalls on the store (see
     // BM25F.fieldPart).
@@ -198,9 +196,7 @@ struct PostingsEncoder {
           inverseNormalization: inverseNormalization)
       }
     }
-    listImpacts.append(x)
-    blockCount &+= 1
-    listDocuments.append(document)
+    endPosting(document: document, impact: x)
   }
 
   /// Adds a document that holds the current term once, at `value` (a
@@ -210,9 +206,7 @@ struct PostingsEncoder {
   /// bit for bit (a frequency of 1 multiplies exactly).
   @inline(__always)
   mutating func addPosting(document: UInt32, fieldPosition value: UInt32) {
-    if blockCount == PostingBlock.capacity { flushBlock() }
-    let slot = blockCount
-    blockDocuments[slot] = document
+    let slot = beginPosting(document: document)
     let field = Int(value >> 30)
     let normCode = Int(UInt8(truncatingIfNeeded: value >> PostingEntry.normShift))
     VariableByte.append(value & PostingEntry.positionMask, to: &positions)
@@ -223,7 +217,21 @@ struct PostingsEncoder {
     let normalized = inverseNormalization[field &* 256 &+ normCode]
     blockFrequencies[field &* PostingBlock.capacity &+ slot] = 1
     blockValues[field &* PostingBlock.capacity &+ slot] = normalized
-    listImpacts.append(impactWeights[field] * normalized)
+    endPosting(document: document, impact: impactWeights[field] * normalized)
+  }
+
+  /// Gives `document` the block's next slot, flushing a full block first; returns the slot.
+  @inline(__always)
+  private mutating func beginPosting(document: UInt32) -> Int {
+    if blockCount == PostingBlock.capacity { flushBlock() }
+    blockDocuments[blockCount] = document
+    return blockCount
+  }
+
+  /// Closes the posting ``beginPosting(document:)`` started, with its impact in the list.
+  @inline(__always)
+  private mutating func endPosting(document: UInt32, impact: Float) {
+    listImpacts.append(impact)
     blockCount &+= 1
     listDocuments.append(document)
   }
