@@ -29,8 +29,22 @@ struct PostingEntry: Sendable, BitwiseCopyable {
     self.fieldPosition = fieldPosition
   }
 
-  @inline(__always) var field: Int { Int(fieldPosition >> 30) }
-  @inline(__always) var position: UInt32 { fieldPosition & PostingEntry.positionMask }
+  @inline(__always) var field: Int { PostingEntry.field(of: fieldPosition) }
+  @inline(__always) var position: UInt32 { PostingEntry.position(of: fieldPosition) }
+
+  /// The field of a `fieldPosition` value.
+  @inline(__always)
+  static func field(of fieldPosition: UInt32) -> Int { Int(fieldPosition >> 30) }
+
+  /// The position of a `fieldPosition` value.
+  @inline(__always)
+  static func position(of fieldPosition: UInt32) -> UInt32 { fieldPosition & positionMask }
+
+  /// The field's length code of a `fieldPosition` value (see ``withNorm(_:)``).
+  @inline(__always)
+  static func normCode(of fieldPosition: UInt32) -> UInt8 {
+    UInt8(truncatingIfNeeded: fieldPosition >> normShift)
+  }
 
   /// The entry with its field's length code set.
   @inline(__always)
@@ -172,13 +186,13 @@ struct PostingsEncoder {
     var previousField = -1
     var previousPosition: UInt32 = 0
     for value in fieldPositions {
-      let field = Int(value >> 30)
-      let position = value & PostingEntry.positionMask
+      let field = PostingEntry.field(of: value)
+      let position = PostingEntry.position(of: value)
       frequencies[field] &+= 1
       if field != previousField {
         previousField = field
         previousPosition = 0
-        normCodes[field] = UInt8(truncatingIfNeeded: value >> PostingEntry.normShift)
+        normCodes[field] = PostingEntry.normCode(of: value)
       }
       VariableByte.append(position &- previousPosition, to: &positions)
       previousPosition = position
@@ -207,17 +221,20 @@ struct PostingsEncoder {
   @inline(__always)
   mutating func addPosting(document: UInt32, fieldPosition value: UInt32) {
     let slot = beginPosting(document: document)
-    let field = Int(value >> 30)
-    let normCode = Int(UInt8(truncatingIfNeeded: value >> PostingEntry.normShift))
-    VariableByte.append(value & PostingEntry.positionMask, to: &positions)
+    let field = PostingEntry.field(of: value)
+    let normCode = PostingEntry.normCode(of: value)
+    VariableByte.append(PostingEntry.position(of: value), to: &positions)
     for other in 0..<fieldCount {
       blockFrequencies[other &* PostingBlock.capacity &+ slot] = 0
       blockValues[other &* PostingBlock.capacity &+ slot] = 0
     }
-    let normalized = inverseNormalization[field &* 256 &+ normCode]
     blockFrequencies[field &* PostingBlock.capacity &+ slot] = 1
-    blockValues[field &* PostingBlock.capacity &+ slot] = normalized
-    endPosting(document: document, impact: impactWeights[field] * normalized)
+    blockValues[field &* PostingBlock.capacity &+ slot] =
+      inverseNormalization[field &* 256 &+ Int(normCode)]
+    let impact = BM25F.fieldPart(
+      frequency: 1, field: field, normCode: normCode, weights: impactWeights,
+      inverseNormalization: inverseNormalization)
+    endPosting(document: document, impact: impact)
   }
 
   /// Gives `document` the block's next slot, flushing a full block first; returns the slot.
