@@ -1,4 +1,7 @@
 // swift-tools-version:6.0
+// DiscoverSearch: a search engine for the Discover page of a short-video app, in pure Swift.
+// Licensed under the Apache License, Version 2.0 (see LICENSE); the embedded corpus under
+// corpus/ keeps its own BSD-2-Clause notice (corpus/LICENSE-youtube_trending.txt).
 import PackageDescription
 
 let package = Package(
@@ -50,7 +53,8 @@ let package = Package(
     ),
     .executableTarget(
       name: "discover-bench",
-      dependencies: ["DiscoverSearch", "SyntheticCorpus"],
+      // DiscoverCLI for the progress line and the number formatting the CLI prints.
+      dependencies: ["DiscoverSearch", "DiscoverCLI", "SyntheticCorpus"],
       path: "Benchmarks/discover-bench"
     ),
     .testTarget(

@@ -65,7 +65,7 @@ extension QueryMixGenerator {
   ///   - seed: Chooses the queries.
   /// - Returns: Search queries in random order.
   /// - Complexity: O(count + total length of the sampled titles).
-  public func makeQueries(count: Int, seed: UInt64) -> [QuerySpec] {
+  package func makeQueries(count: Int, seed: UInt64) -> [QuerySpec] {
     makeLabeledQueries(count: count, seed: seed).map(\.query)
   }
 

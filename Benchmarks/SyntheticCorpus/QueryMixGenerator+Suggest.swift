@@ -43,7 +43,7 @@ extension QueryMixGenerator {
   ///   - seed: Chooses the requests.
   /// - Returns: Suggest queries in random order.
   /// - Complexity: O(count).
-  public func makeSuggestQueries(count: Int, seed: UInt64) -> [QuerySpec] {
+  package func makeSuggestQueries(count: Int, seed: UInt64) -> [QuerySpec] {
     makeLabeledSuggestQueries(count: count, seed: seed).map(\.query)
   }
 

@@ -1,11 +1,11 @@
 import DiscoverSearch
 import Foundation
 
-/// The command line of `discover-bench` (contract 3 of the design notes).
+/// The command line of `discover-bench` (README.md, "Benchmark").
 struct BenchmarkOptions {
   /// A corpus file to index instead of the embedded one.
   var corpus: URL?
-  /// A query file (contract 2) to run instead of the generated mix.
+  /// A query file (JSON Lines of searches and completions) to run instead of the generated mix.
   var queries: URL?
   /// Index a synthetic corpus of this many documents.
   var documentCount: Int?
@@ -34,13 +34,13 @@ struct BenchmarkOptions {
 
     With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
     its generated query mix (searches and completions), printing a table.
-      --corpus FILE         index a corpus file (JSON Lines, contract 1)
+      --corpus FILE         index a corpus file (JSON Lines, see README)
       --docs N --seed S     index a synthetic corpus of N documents made with seed S
-      --queries FILE        run these queries (JSON Lines, contract 2: search and suggest
+      --queries FILE        run these queries (JSON Lines of search and suggest
                             lines) instead of the mix
-      --write-corpus FILE   write the corpus indexed (contract 1)
-      --write-queries FILE  write the queries run (contract 2)
-      --json FILE           write the results as JSON (contract 3)
+      --write-corpus FILE   write the corpus indexed
+      --write-queries FILE  write the queries run
+      --json FILE           write the results as JSON
       --query-count N       search queries in the generated mix (default 2000)
       --suggest-count N     suggest queries in the generated mix (default 1000; 0 for none)
       --passes N            timed passes over the queries (default 3; medians are kept)
@@ -63,7 +63,7 @@ struct BenchmarkOptions {
     func value(_ flag: String) throws -> String {
       index += 1
       guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-        throw SearchError(.invalidArgument, "\(flag) needs a value\n\n\(usage)")
+        throw SearchError(.invalidArgument, "\(flag) needs a value")
       }
       return arguments[index]
     }
@@ -101,7 +101,7 @@ struct BenchmarkOptions {
         print(usage)
         exit(0)
       default:
-        throw SearchError(.invalidArgument, "unknown argument \"\(flag)\"\n\n\(usage)")
+        throw SearchError(.invalidArgument, "unknown argument \"\(flag)\"")
       }
       index += 1
     }

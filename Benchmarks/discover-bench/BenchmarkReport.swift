@@ -1,7 +1,8 @@
+import DiscoverCLI
 import DiscoverSearch
 import Foundation
 
-/// The benchmark's results, as a table for people and JSON for tools (contract 3).
+/// The benchmark's results, as a table for people and JSON for tools (README.md, "Benchmark").
 struct BenchmarkReport {
   var corpus: String
   var documents: Int
@@ -27,40 +28,62 @@ struct BenchmarkReport {
 
   var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
 
+  /// The results as an aligned Markdown table: counts with thousands separators, sizes in
+  /// MiB (2^20 bytes), latencies in microseconds.
   var table: String {
     func number(_ value: Double, _ digits: Int = 1) -> String {
       String(format: "%.\(digits)f", value)
     }
-    let megabytes = { (bytes: Int) in number(Double(bytes) / 1_048_576) + " MB" }
+    let perDocument = { (bytes: Int) in number(Double(bytes) / Double(max(self.documents, 1))) }
+    let mebibytes = { (bytes: Int) in number(Double(bytes) / 1_048_576) + " MiB" }
+    // Microseconds with one decimal and the integer part grouped: `1,055.0`.
+    func micros(_ value: Double) -> String {
+      let tenths = Int((value * 10).rounded())
+      return "\(TextFormatting.grouped(tenths / 10)).\(abs(tenths % 10))"
+    }
     let percentiles = { (latency: LatencySummary) in
-      "\(number(latency.p50)) / \(number(latency.p95)) / \(number(latency.p99)) µs"
+      "\(micros(latency.p50)) / \(micros(latency.p95)) / \(micros(latency.p99)) µs"
     }
-    var suggestRows = ""
+    var rows: [(String, String)] = [
+      ("documents", TextFormatting.grouped(documents)),
+      ("index time", "\(number(indexSeconds, 3)) s (commit \(number(commitSeconds, 3)) s)"),
+      ("indexing rate", "\(TextFormatting.grouped(Int(documentsPerSecond.rounded()))) docs/s"),
+      ("index memory", "\(mebibytes(memoryBytes)) (\(perDocument(memoryBytes)) bytes/doc)"),
+      (
+        "with suggestions etc.",
+        "\(mebibytes(memoryBytesWithSuggestions)) (\(perDocument(memoryBytesWithSuggestions)) bytes/doc)"
+      ),
+      ("peak RSS", mebibytes(peakRSSBytes)),
+      ("index file", mebibytes(diskBytes)),
+      ("open time", "\(number(openSeconds, 3)) s"),
+      ("suggest prepare time", "\(number(suggestPrepareSeconds, 3)) s"),
+      ("search queries", TextFormatting.grouped(search.queries)),
+      ("search p50 / p95 / p99", percentiles(search)),
+      ("text-only p50 / p95 / p99", percentiles(searchTextOnly)),
+    ]
     if let suggest, let suggestNoTypos {
-      suggestRows = """
-
-        | suggest queries        | \(suggest.queries) |
-        | suggest p50 / p95 / p99 | \(percentiles(suggest)) |
-        | no-typo p50 / p95 / p99 | \(percentiles(suggestNoTypos)) |
-        """
+      rows += [
+        ("suggest queries", TextFormatting.grouped(suggest.queries)),
+        ("suggest p50 / p95 / p99", percentiles(suggest)),
+        ("no-typo p50 / p95 / p99", percentiles(suggestNoTypos)),
+      ]
     }
-    return """
+    return "\n" + Self.markdownTable(header: ("measure", "value"), rows: rows)
+  }
 
-      | measure                | value |
-      |------------------------|-------|
-      | documents              | \(documents) |
-      | index time             | \(number(indexSeconds, 3)) s (commit \(number(commitSeconds, 3)) s) |
-      | indexing rate          | \(number(documentsPerSecond, 0)) docs/s |
-      | index memory           | \(megabytes(memoryBytes)) (\(number(Double(memoryBytes) / Double(max(documents, 1)))) bytes/doc) |
-      | with suggestions etc.  | \(megabytes(memoryBytesWithSuggestions)) (\(number(Double(memoryBytesWithSuggestions) / Double(max(documents, 1)))) bytes/doc) |
-      | peak RSS               | \(megabytes(peakRSSBytes)) |
-      | index file             | \(megabytes(diskBytes)) |
-      | open time              | \(number(openSeconds, 3)) s |
-      | suggest prepare time   | \(number(suggestPrepareSeconds, 3)) s |
-      | search queries         | \(search.queries) |
-      | search p50 / p95 / p99 | \(percentiles(search)) |
-      | text-only p50 / p95 / p99 | \(percentiles(searchTextOnly)) |\(suggestRows)
-      """
+  /// `rows` under `header` as a Markdown table whose columns line up in plain text.
+  static func markdownTable(header: (String, String), rows: [(String, String)]) -> String {
+    let all = [header] + rows
+    let widths = (all.map(\.0.count).max() ?? 0, all.map(\.1.count).max() ?? 0)
+    func padded(_ text: String, to width: Int) -> String {
+      text + String(repeating: " ", count: max(0, width - text.count))
+    }
+    func line(_ row: (String, String)) -> String {
+      "| \(padded(row.0, to: widths.0)) | \(padded(row.1, to: widths.1)) |\n"
+    }
+    let rule =
+      "|\(String(repeating: "-", count: widths.0 + 2))|\(String(repeating: "-", count: widths.1 + 2))|\n"
+    return line(header) + rule + rows.map(line).joined()
   }
 
   var json: String {

@@ -1,3 +1,4 @@
+import DiscoverCLI
 import DiscoverSearch
 import Foundation
 import SyntheticCorpus
@@ -20,6 +21,8 @@ struct IndexingWorkload {
   }
 
   let options: BenchmarkOptions
+  /// Where progress is shown between batches, outside the clock.
+  var progress: ProgressLine?
 
   func run() throws -> Result {
     var writer = IndexWriter()
@@ -35,6 +38,9 @@ struct IndexingWorkload {
       let start = Measurement.now()
       try writer.add(contentsOf: batch)
       nanoseconds += Measurement.now() - start
+      let total = options.documentCount.map { " of \(TextFormatting.grouped($0))" } ?? ""
+      progress?.update(
+        "Indexing: \(TextFormatting.grouped(writer.documentCount))\(total) documents added")
     }
 
     if let count = options.documentCount {
@@ -65,6 +71,8 @@ struct IndexingWorkload {
       }
     }
     try corpusOutput?.finish()
+    progress?.update(
+      "Indexing: committing \(TextFormatting.grouped(writer.documentCount)) documents")
     let start = Measurement.now()
     let index = try writer.makeIndex()
     let commit = Measurement.now() - start
@@ -75,7 +83,7 @@ struct IndexingWorkload {
   }
 }
 
-/// Writes documents as a contract-1 corpus file.
+/// Writes documents as a corpus file (JSON Lines, one document a line).
 struct CorpusFileWriter {
   private let handle: FileHandle
   private var writer = JSONWriter(capacity: 1 << 20)

@@ -1,4 +1,5 @@
-@_spi(Benchmarking) import DiscoverSearch
+import DiscoverCLI
+import DiscoverSearch
 import Foundation
 
 /// Runs the search queries: one untimed warm-up pass, then timed passes, keeping each
@@ -15,6 +16,8 @@ struct SearchWorkload {
   var ranking = RankingOptions()
   /// A second ranking timed beside the first (the text-only one).
   var comparisonRanking: RankingOptions?
+  /// Where progress is shown between passes, outside the clock.
+  var progress: ProgressLine?
 
   struct Result {
     var latency: LatencySummary
@@ -31,6 +34,8 @@ struct SearchWorkload {
   }
 
   func run() throws -> Result {
+    let count = TextFormatting.counted(queries.count, "search", plural: "searches")
+    progress?.update("Search: warming up, \(count)")
     for query in queries {
       _ = try index.search(query.text, in: query.tab, limit: query.limit, ranking: ranking)
       if let comparisonRanking {
@@ -43,6 +48,7 @@ struct SearchWorkload {
     var responses: [SearchResponse] = []
     responses.reserveCapacity(queries.count)
     for pass in 0..<passes {
+      progress?.update("Search: timed pass \(pass + 1) of \(passes), \(count)")
       for (number, query) in queries.enumerated() {
         // The second search of a query finds its postings in cache: alternate which
         // ranking goes first, so neither gets the warm run more often.
@@ -83,6 +89,7 @@ struct SearchWorkload {
     var failures: [String] = []
     var checked = 0
     if verifies {
+      progress?.update("Search: checking \(count) against the reference")
       for (query, response) in zip(queries, responses) {
         failures += check(query, response)
         if index.referenceCounts(for: query.text) != nil { checked += 1 }

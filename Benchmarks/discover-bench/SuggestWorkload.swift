@@ -1,3 +1,4 @@
+import DiscoverCLI
 import DiscoverSearch
 import Foundation
 
@@ -18,6 +19,8 @@ struct SuggestWorkload {
   var options = SuggestOptions()
   /// The options timed beside ``options``: no typo correction.
   var comparisonOptions = SuggestOptions(typoTolerance: .disabled)
+  /// Where progress is shown between passes, outside the clock.
+  var progress: ProgressLine?
 
   struct Result {
     /// How long `prepareSuggestions()` took: sorting the term dictionary and building the
@@ -47,10 +50,13 @@ struct SuggestWorkload {
         "suggest query \"\(bad.text)\" asks for \(bad.limit) suggestions; the most is \(Self.maximumLimit)"
       )
     }
+    let count = TextFormatting.counted(queries.count, "completion")
+    progress?.update("Suggest: building the completion dictionaries")
     let prepareStart = Measurement.now()
     index.prepareSuggestions()
     let prepareSeconds = Double(Measurement.now() - prepareStart) / 1e9
 
+    progress?.update("Suggest: warming up, \(count)")
     for query in queries {
       _ = try suggestions(for: query, options: options)
       _ = try suggestions(for: query, options: comparisonOptions)
@@ -62,6 +68,7 @@ struct SuggestWorkload {
     responses.reserveCapacity(queries.count)
     comparisonResponses.reserveCapacity(queries.count)
     for pass in 0..<passes {
+      progress?.update("Suggest: timed pass \(pass + 1) of \(passes), \(count)")
       for (number, query) in queries.enumerated() {
         // The second request for a text finds its part of the dictionary in cache:
         // alternate which options go first, so neither gets the warm run more often.
@@ -95,6 +102,7 @@ struct SuggestWorkload {
     }
     var failures: [String] = []
     if verifies {
+      progress?.update("Suggest: checking \(count)")
       for (number, query) in queries.enumerated() {
         failures += check(query, responses[number], typoTolerance: "on")
         failures += check(query, comparisonResponses[number], typoTolerance: "off")

@@ -1,23 +1,27 @@
-@_spi(Benchmarking) import DiscoverSearch
+import DiscoverCLI
+import DiscoverSearch
 import Foundation
 import SyntheticCorpus
 
 /// `discover-bench`: indexes a corpus, runs a query mix, checks every answer and reports
-/// speed and size (contract 3 of the design notes).
-func runBenchmark() throws -> Bool {
-  let options = try BenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
+/// speed and size (README.md, "Benchmark").
+func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
   let corpusName =
     options.documentCount.map { "synthetic, \($0) documents, seed \(options.seed)" }
     ?? (options.corpus ?? BenchmarkOptions.embeddedCorpus).lastPathComponent
   print("DiscoverSearch benchmark: \(corpusName)")
+  // Progress on standard error when it is a terminal, updated only outside the clock.
+  let progress = ProgressLine(sink: FileDescriptorSink.standardError())
+  defer { progress.clear() }
 
-  let indexing = try IndexingWorkload(options: options).run()
+  let indexing = try IndexingWorkload(options: options, progress: progress).run()
   let memoryBytes = indexing.index.memoryBytes
 
   // Save, reopen, and search the reopened index: what a service does at startup.
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("discover-bench-\(getpid())")
   defer { try? FileManager.default.removeItem(at: directory) }
+  progress.update("Saving and reopening the index")
   try indexing.index.save(to: directory)
   let diskBytes = try DiscoverIndex.fileSize(at: directory)
   let openStart = Measurement.now()
@@ -49,7 +53,7 @@ func runBenchmark() throws -> Bool {
   // prefix terms and typo correction), which would hide their cost from the prepare timing.
   let suggest = try SuggestWorkload(
     index: index, queries: suggestQueries, prefixesOfCorpusWords: prefixesOfCorpusWords,
-    passes: options.passes, verifies: options.verifies
+    passes: options.passes, verifies: options.verifies, progress: progress
   ).run()
 
   // Each query runs with the default, blended ranking and, right after, ranked by text
@@ -57,6 +61,7 @@ func runBenchmark() throws -> Bool {
   var workload = SearchWorkload(
     index: index, queries: searchQueries, passes: options.passes, verifies: options.verifies)
   workload.comparisonRanking = .textOnly
+  workload.progress = progress
   let search = try workload.run()
   let textOnlyLatency = search.comparisonLatency!
   let peakRSS = Measurement.peakResidentBytes()
@@ -73,6 +78,7 @@ func runBenchmark() throws -> Bool {
     memoryBytesWithSuggestions: memoryBytes + (index.memoryBytes - reopenedBytes),
     suggest: suggestQueries.isEmpty ? nil : suggest.latency,
     suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency)
+  progress.clear()
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
   if options.verifies {
@@ -88,10 +94,10 @@ func runBenchmark() throws -> Bool {
     print("index memory by part:")
     for (part, bytes) in index.memoryBreakdown {
       let name = part.padding(toLength: 34, withPad: " ", startingAt: 0)
-      let megabytes = String(format: "%8.1f MB", Double(bytes) / 1_048_576)
+      let mebibytes = String(format: "%8.1f MiB", Double(bytes) / 1_048_576)
       let perDocument = String(
         format: "%6.1f bytes/doc", Double(bytes) / Double(max(indexing.documentCount, 1)))
-      print("  \(name) \(megabytes)  \(perDocument)")
+      print("  \(name) \(mebibytes)  \(perDocument)")
     }
   }
   if options.slowestCount > 0 {
@@ -130,16 +136,39 @@ func runBenchmark() throws -> Bool {
   return search.failures.isEmpty && suggest.failures.isEmpty
 }
 
+/// Writes `message` on standard error: as `discover-bench: MESSAGE`, or with `--json` on the
+/// command line as one JSON line `{"error":{"code":...,"message":...}}`, as the CLI does. A
+/// bad command line (`isUsage`) is followed by the usage, or in JSON a hint to `--help`.
+func reportError(code: String, _ message: String, isUsage: Bool = false) {
+  let text =
+    CommandLine.arguments.dropFirst().contains("--json")
+    ? CommandError.jsonLine(
+      code: code, message: message,
+      hints: isUsage ? ["Run discover-bench --help for the flags."] : [])
+    : "discover-bench: \(message)\n" + (isUsage ? "\n\(BenchmarkOptions.usage)\n" : "")
+  FileHandle.standardError.write(Data(text.utf8))
+}
+
+let options: BenchmarkOptions
 do {
-  if try !runBenchmark() {
-    FileHandle.standardError.write(
-      Data("discover-bench: answers failed their checks; the timings above are not valid\n".utf8))
+  options = try BenchmarkOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch let error as SearchError {
+  reportError(code: error.code.name, error.message, isUsage: true)
+  exit(2)
+} catch {
+  reportError(code: "failed", "\(error)", isUsage: true)
+  exit(2)
+}
+do {
+  if try !runBenchmark(options) {
+    reportError(
+      code: "checkFailed", "answers failed their checks; the timings above are not valid")
     exit(1)
   }
 } catch let error as SearchError {
-  FileHandle.standardError.write(Data("discover-bench: \(error.message)\n".utf8))
+  reportError(code: error.code.name, error.message)
   exit(2)
 } catch {
-  FileHandle.standardError.write(Data("discover-bench: \(error)\n".utf8))
+  reportError(code: "failed", "\(error)")
   exit(2)
 }

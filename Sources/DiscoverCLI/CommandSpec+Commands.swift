@@ -8,10 +8,18 @@ extension CommandSpec {
     summary: "Build an index from a corpus file and save it to a directory.",
     usage: ["index CORPUS.jsonl --out DIR [--skip-bad-lines]"],
     discussion: """
-      CORPUS.jsonl holds one JSON object per line: a video, user, hashtag or sound (see the
-      corpus format in the design notes). By default the first bad line stops the build with
-      its line number and what is wrong with it; with --skip-bad-lines bad lines are skipped,
-      counted and the first few listed on standard error. The index is written to
+      CORPUS.jsonl holds one JSON object per line, a video, user, hashtag or sound:
+        {"type":"video","id":"v1","title":"...","hashtags":["dance"],"creator":"u1","viewCount":12}
+        {"type":"user","id":"u1","username":"dance_queen","displayName":"Dance Queen"}
+        {"type":"hashtag","id":"h1","name":"dancechallenge","viewCount":9,"videoCount":3}
+        {"type":"sound","id":"s1","title":"Original sound","artist":"Dance Queen"}
+      Only type, id and a title (videos, sounds), username (users) or name (hashtags) are
+      required; counts are non-negative integers, createdAt an ISO 8601 time with a zone,
+      unknown fields are ignored. README.md, "Corpus format", lists every field.
+
+      By default the first bad line stops the build with its line number and what is wrong
+      with it; with --skip-bad-lines bad lines are skipped, counted and the first few listed
+      on standard error. The index is written to
       DIR/index.dsearch atomically: a failed run leaves any previous index in place.
       Progress is shown on standard error when it is a terminal.
       """,
@@ -34,7 +42,7 @@ extension CommandSpec {
       find few results, misspelled words are corrected and the corrected query is printed
       as "Did you mean" (in JSON, as "didYouMean").
       TAB is one of: \(validTabs) (default top).
-      N is 1 to \(maximumSearchLimit) (default 10); page on with the --cursor printed after a page.
+      N is 1 to \(DiscoverIndex.maximumSearchLimit) (default 10); page on with the --cursor printed after a page.
 
       With --prefix the last word also matches the words it begins, as a search bar does
       while the user types: "dance cha" finds "dance challenge".
@@ -57,7 +65,8 @@ extension CommandSpec {
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
       .value("--tab", "TAB", "The tab to search: \(validTabs)."),
-      .value("--limit", "N", "Results per page, 1 to \(maximumSearchLimit) (default 10)."),
+      .value(
+        "--limit", "N", "Results per page, 1 to \(DiscoverIndex.maximumSearchLimit) (default 10)."),
       .value("--cursor", "TOKEN", "Continue after the page that printed this cursor."),
       .flag("--prefix", "Search as you type: the last word may be the start of a word."),
       .value("--user", "ID", "Record the search as this user's, for recent and trending searches."),
@@ -185,7 +194,7 @@ extension CommandSpec {
     for command in all {
       for line in command.usage { text += "  discover \(line)\n" }
     }
-    text += "  discover help [COMMAND]\n\nCommands:\n"
+    text += "  discover help [COMMAND]\n  discover --version\n\nCommands:\n"
     let width = all.map(\.name.count).max() ?? 0
     for command in all {
       text += "  \(command.name.padding(to: width))  \(command.summary)\n"

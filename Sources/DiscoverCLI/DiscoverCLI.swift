@@ -14,6 +14,10 @@
 /// status is 0 on success, 1 when a command fails while running (a missing file, a damaged
 /// index, bad data, a feature not in this build) and 2 when the command line is wrong.
 public enum DiscoverCLI {
+  /// The release of the package this tool belongs to, as `discover --version` prints it; the
+  /// newest release in CHANGELOG.md.
+  public static let version = "0.1.0"
+
   /// Runs one command line and returns the process exit status.
   ///
   /// Never traps on bad input: every problem becomes a message on `errorOutput` that says
@@ -41,15 +45,25 @@ public enum DiscoverCLI {
       return ExitStatus.success
     } catch {
       console.output.flush()
-      console.errorOutput.write(error.report)
+      console.errorOutput.write(
+        wantsJSONErrors(arguments) ? error.jsonReport : error.report)
       return error.exitStatus
     }
+  }
+
+  /// Whether the command line asks for JSON (`--json` before any `--`), so that its errors
+  /// are JSON too: a program reading the output reads the error the same way, even when the
+  /// rest of the command line could not be parsed.
+  static func wantsJSONErrors(_ arguments: [String]) -> Bool {
+    arguments.prefix { $0 != "--" }.contains("--json")
   }
 
   private static func execute(_ command: DiscoverCommand, console: Console) throws(CommandError) {
     switch command {
     case .help(let name):
       console.output.write(name.flatMap(CommandSpec.named)?.helpText ?? CommandSpec.overview)
+    case .version:
+      console.output.writeLine("discover \(version)")
     case .index(let options):
       try IndexCommand(options: options).run(console: console)
     case .search(let options):

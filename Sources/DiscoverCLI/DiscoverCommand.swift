@@ -4,6 +4,8 @@ import DiscoverSearch
 enum DiscoverCommand: Equatable, Sendable {
   /// Print the overview (`nil`) or a command's help, on standard output.
   case help(command: String?)
+  /// Print the version, on standard output.
+  case version
   /// Build and save an index.
   case index(IndexOptions)
   /// Run one search.
@@ -32,6 +34,11 @@ enum DiscoverCommand: Equatable, Sendable {
       return try parseHelp(rest)
     case "--help", "-h":
       return .help(command: nil)
+    case "--version":
+      guard rest.isEmpty else {
+        throw CommandError.usage("--version takes no arguments")
+      }
+      return .version
     default:
       break
     }
@@ -427,8 +434,8 @@ struct ArgumentReader {
   }
 
   /// The `--limit` value, if given, checked to be an integer from 1 to `maximum`
-  /// (by default ``DiscoverSearch/maximumSearchLimit``, a search page's largest size).
-  func limit(maximum: Int = maximumSearchLimit) throws(CommandError) -> Int? {
+  /// (by default ``DiscoverSearch/DiscoverIndex/maximumSearchLimit``, a search page's largest size).
+  func limit(maximum: Int = DiscoverIndex.maximumSearchLimit) throws(CommandError) -> Int? {
     guard let text = parsed.values["--limit"] else { return nil }
     let range = 1...maximum
     guard let limit = Int(text) else {

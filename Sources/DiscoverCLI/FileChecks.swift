@@ -19,8 +19,8 @@ enum FileChecks {
     return isDirectory.boolValue ? .directory : .file
   }
 
-  /// Reads a query file (contract 2) for the batch mode of `command` ("search" or
-  /// "suggest"), whose help describes the format.
+  /// Reads a query file (JSON Lines of searches and completions) for the batch mode of
+  /// `command` ("search" or "suggest"), whose help describes the format.
   ///
   /// - Parameter example: One line of the file, shown when the file is missing.
   /// - Throws: ``CommandError`` when the file is missing, unreadable or has a bad line.
@@ -54,8 +54,8 @@ enum FileChecks {
       return (result, TextFormatting.microseconds(start.duration(to: clock.now)))
     } catch {
       throw CommandError.failure(
-        "query \(number) of \(file) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")"
-      )
+        "query \(number) of \(file) (\"\(query.text)\") failed: \((error as? SearchError)?.message ?? "\(error)")",
+        code: CommandError.Code(of: error))
     }
   }
 
@@ -65,10 +65,11 @@ enum FileChecks {
     case .file:
       return
     case .missing:
-      throw CommandError.failure("\(role) not found: \(path)", hints: hints)
+      throw CommandError.failure("\(role) not found: \(path)", hints: hints, code: .notFound)
     case .directory:
       throw CommandError.failure(
-        "\(path) is a directory; give the path of the \(role)", hints: hints)
+        "\(path) is a directory; give the path of the \(role)", hints: hints,
+        code: .invalidArgument)
     }
   }
 
@@ -79,11 +80,12 @@ enum FileChecks {
       "Build it with: discover index CORPUS.jsonl --out \(TextFormatting.shellQuoted(directory))"
     switch entry(at: directory) {
     case .missing:
-      throw CommandError.failure("no index directory at \(directory)", hints: [rebuild])
+      throw CommandError.failure(
+        "no index directory at \(directory)", hints: [rebuild], code: .notFound)
     case .file:
       throw CommandError.failure(
         "\(directory) is a file; --index takes the directory that discover index wrote",
-        hints: [rebuild])
+        hints: [rebuild], code: .invalidArgument)
     case .directory:
       return
     }
@@ -100,7 +102,10 @@ enum FileChecks {
       "Build it with: discover index CORPUS.jsonl --out \(TextFormatting.shellQuoted(directory))"
     do {
       return try DiscoverIndex.open(at: URL(fileURLWithPath: directory, isDirectory: true))
-    } catch let error as SearchError where error.code == .corruptIndex {
+    } catch var error as SearchError where error.code == .corruptIndex {
+      // The library ends its message with the advice to rebuild; the hint gives it once,
+      // with the command.
+      error.message = withoutRebuildAdvice(error.message)
       throw CommandError(
         error, context: "the index in \(directory) is damaged or was written by another version",
         hints: [
@@ -112,6 +117,17 @@ enum FileChecks {
       throw CommandError.failure(
         "cannot open the index in \(directory): \(error)", hints: [rebuild])
     }
+  }
+}
+
+extension FileChecks {
+  /// `message` without the advice to rebuild the index that the library's messages about a
+  /// damaged index end with ("...; rebuild the index", "...; rebuild it with `discover index`").
+  static func withoutRebuildAdvice(_ message: String) -> String {
+    guard let advice = message.range(of: "; rebuild ", options: .backwards) else {
+      return message
+    }
+    return String(message[..<advice.lowerBound])
   }
 }
 
@@ -156,7 +172,8 @@ enum AnalyticsFile {
       "To start over, delete it (the searches recorded in it are lost): rm -f \(quoted) \(TextFormatting.shellQuoted(path + "-wal")) \(TextFormatting.shellQuoted(path + "-shm"))"
     if FileChecks.entry(at: path) == .directory {
       throw CommandError.failure(
-        "\(path) is a directory; the analytics file must be a file", hints: [startOver])
+        "\(path) is a directory; the analytics file must be a file", hints: [startOver],
+        code: .invalidArgument)
     }
     do {
       return try QueryAnalytics(path: path)

@@ -24,7 +24,8 @@ struct IndexCommand {
       hints: ["Give a JSON Lines corpus file, such as corpus/youtube_trending.jsonl."])
     if FileChecks.entry(at: options.outputDirectory) == .file {
       throw CommandError.failure(
-        "\(options.outputDirectory) is a file; --out takes a directory (it is created if needed)")
+        "\(options.outputDirectory) is a file; --out takes a directory (it is created if needed)",
+        code: .invalidArgument)
     }
 
     let clock = ContinuousClock()
@@ -62,7 +63,7 @@ struct IndexCommand {
         message,
         hints: [
           "Fix the line, or add --skip-bad-lines to skip bad lines, count them and index the rest."
-        ])
+        ], code: CommandError.Code(error.code))
     } catch let error as SearchError {
       progress.clear()
       throw CommandError(error, context: "cannot read the corpus")
@@ -79,7 +80,8 @@ struct IndexCommand {
       index = try writer.makeIndex()
     } catch {
       progress.clear()
-      throw CommandError.failure("cannot build the index: \(Self.describe(error))")
+      throw CommandError.failure(
+        "cannot build the index: \(Self.describe(error))", code: CommandError.Code(of: error))
     }
     let built = clock.now
 
@@ -93,7 +95,8 @@ struct IndexCommand {
       progress.clear()
       throw CommandError.failure(
         "cannot save the index to \(options.outputDirectory): \(Self.describe(error))",
-        hints: ["Check that the directory is writable and the disk has room."])
+        hints: ["Check that the directory is writable and the disk has room."],
+        code: CommandError.Code(of: error))
     }
     let saved = clock.now
     progress.clear()
@@ -121,7 +124,7 @@ struct IndexCommand {
     let listed =
       report.issues.prefix(Self.listedIssueCount).map(\.description)
       + rejectedDocuments.prefix(max(0, Self.listedIssueCount - report.issues.count))
-    for line in listed { text += "  \(line)\n" }
+    for line in listed { text += "  \(TextFormatting.singleLine(line))\n" }
     if skipped > listed.count {
       text += "  ... and \(TextFormatting.grouped(skipped - listed.count)) more\n"
     }
@@ -161,16 +164,16 @@ struct IndexCommand {
 
 /// A status line on a terminal, rewritten in place with a carriage return; silent when the
 /// sink is not a terminal, so logs and pipes get no progress noise.
-final class ProgressLine {
+package final class ProgressLine {
   private let sink: any TextSink
   private var isShowing = false
 
-  init(sink: any TextSink) {
+  package init(sink: any TextSink) {
     self.sink = sink
   }
 
   /// Replaces the line's text.
-  func update(_ text: String) {
+  package func update(_ text: String) {
     guard sink.isTerminal else { return }
     // \r returns to the line's start; ESC [ K (ANSI "erase in line") clears what a longer
     // previous text left behind.
@@ -180,7 +183,7 @@ final class ProgressLine {
   }
 
   /// Erases the line, leaving the cursor where it began.
-  func clear() {
+  package func clear() {
     guard isShowing else { return }
     sink.write("\r\u{1B}[K")
     sink.flush()

@@ -33,11 +33,12 @@ struct SearchCommand {
       throw CommandError(
         error,
         hints: [
-          "--cursor takes the token printed after a page of the same query and tab; leave it out for the first page."
+          "--cursor takes the token printed after a page of the same query, tab and --prefix setting; leave it out for the first page."
         ])
     } catch {
       throw CommandError.failure(
-        "the search failed: \((error as? SearchError)?.message ?? "\(error)")")
+        "the search failed: \((error as? SearchError)?.message ?? "\(error)")",
+        code: CommandError.Code(of: error))
     }
     if let analytics, let userID = options.userID {
       try record(response, by: userID, in: analytics)
@@ -49,8 +50,38 @@ struct SearchCommand {
       console.output.write(writer.string)
     } else {
       console.output.write(
-        response.humanText(query: options.query, nextPageCommand: nextPageCommand))
+        response.humanText(
+          query: options.query, nextPageCommand: nextPageCommand,
+          noResultsHints: noResultsHints(for: response, in: index)))
     }
+  }
+
+  /// What to try when a search as typed finds nothing and its last word may be unfinished:
+  /// the same search as you type (`--prefix`) when that finds something, and the first
+  /// completion of the text (`discover suggest`). Empty when the search found something,
+  /// already matched as you type, or is a later page.
+  func noResultsHints(for response: SearchResponse, in index: DiscoverIndex) -> [String] {
+    guard response.totalHits == 0, !response.query.isEmpty, !options.matchesLastWordAsPrefix,
+      options.cursor == nil
+    else { return [] }
+    var hints: [String] = []
+    if let asYouType = try? index.search(
+      options.query, in: options.tab, limit: 1, matching: .asYouType),
+      asYouType.totalHits > 0
+    {
+      var prefixSearch = self
+      prefixSearch.options.matchesLastWordAsPrefix = true
+      hints.append(
+        "  \(TextFormatting.counted(asYouType.totalHits, "result")) with the last word as the start of a word: \(prefixSearch.commandLine())"
+      )
+    }
+    if let completion = try? index.suggestions(forPrefix: options.query, limit: 1).first {
+      let suggest = TextFormatting.commandLine(
+        "discover suggest", argument: options.query,
+        options: ["--index", TextFormatting.shellQuoted(options.indexDirectory)])
+      hints.append("  Completions, first \(TextFormatting.quoted(completion.text)): \(suggest)")
+    }
+    return hints
   }
 
   /// Records the search behind `response` as `userID`'s, now, with its total hit count.
@@ -74,28 +105,28 @@ struct SearchCommand {
     }
   }
 
-  /// The command line that prints the page after `cursor`.
-  func nextPageCommand(_ cursor: SearchCursor) -> String {
-    var words = ["discover", "search"]
-    // A query that starts with a dash would read as an option: it goes last, after `--`.
-    let query = TextFormatting.shellQuoted(options.query)
-    let queryGoesLast = options.query.hasPrefix("-")
-    if !queryGoesLast { words.append(query) }
-    words += ["--index", TextFormatting.shellQuoted(options.indexDirectory)]
+  /// The command line that runs this search again, for the page after `cursor` when one is
+  /// given.
+  func commandLine(after cursor: SearchCursor? = nil) -> String {
+    var words = ["--index", TextFormatting.shellQuoted(options.indexDirectory)]
     if options.tab != .top { words += ["--tab", options.tab.rawValue] }
     if options.limit != 10 { words += ["--limit", String(options.limit)] }
-    words += ["--cursor", TextFormatting.shellQuoted(cursor.token)]
+    if let cursor { words += ["--cursor", TextFormatting.shellQuoted(cursor.token)] }
     // The cursor belongs to the matching it was made with: prefix pages need --prefix.
     if options.matchesLastWordAsPrefix { words.append("--prefix") }
     if options.writesJSON { words.append("--json") }
     if options.explainsScores { words.append("--explain") }
-    if queryGoesLast { words += ["--", query] }
-    return words.joined(separator: " ")
+    return TextFormatting.commandLine("discover search", argument: options.query, options: words)
+  }
+
+  /// The command line that prints the page after `cursor`.
+  func nextPageCommand(_ cursor: SearchCursor) -> String {
+    commandLine(after: cursor)
   }
 }
 
 /// `discover search --index DIR --queries FILE`: every search of a query file, as JSON lines
-/// (contract 4) or one summary line per query.
+/// (the batch format in `discover help search`) or one summary line per query.
 struct BatchSearchCommand {
   /// The command's settings.
   var options: BatchSearchOptions
@@ -121,10 +152,10 @@ struct BatchSearchCommand {
         suggestCount += 1
         continue
       }
-      guard (1...maximumSearchLimit).contains(query.limit) else {
+      guard (1...DiscoverIndex.maximumSearchLimit).contains(query.limit) else {
         throw CommandError.failure(
-          "query \(position + 1) of \(options.queryFile) asks for \(query.limit) results; the limit is 1 to \(maximumSearchLimit)"
-        )
+          "query \(position + 1) of \(options.queryFile) asks for \(query.limit) results; the limit is 1 to \(DiscoverIndex.maximumSearchLimit)",
+          code: .invalidQuery)
       }
       let (response, microseconds) = try FileChecks.timedQuery(
         query, number: position + 1, of: options.queryFile
@@ -162,7 +193,7 @@ struct BatchSearchCommand {
     number: Int, query: QuerySpec, response: SearchResponse, microseconds: Int
   ) -> String {
     var line =
-      "\(String(number).leftPadding(to: 4)). \"\(TextFormatting.singleLine(query.text))\" [\(query.tab.rawValue)] "
+      "\(String(number).leftPadding(to: 4)). \(TextFormatting.quoted(query.text)) [\(query.tab.rawValue)] "
     line +=
       "\(TextFormatting.counted(response.totalHits, "hit")), "
     line += "\(response.results.count) shown, \(TextFormatting.grouped(microseconds)) µs"
@@ -182,7 +213,8 @@ struct BatchSearchCommand {
     for result in response.results {
       text += String(repeating: " ", count: indent)
       text += "[\(result.type.rawValue)] \(TextFormatting.singleLine(result.title)) · "
-      text += "score \(TextFormatting.fixed(result.score, 3)) · id \(result.id)\n"
+      text +=
+        "score \(TextFormatting.fixed(result.score, 3)) · id \(TextFormatting.singleLine(result.id))\n"
       if let explanation = result.explanation {
         text += TextFormatting.indented(explanation.description, by: indent + 4)
       }

@@ -27,7 +27,7 @@ extension SearchResponse {
     writer.endObject()
   }
 
-  /// Writes the batch line of contract 4:
+  /// Writes the batch line of `discover search --queries FILE --json`:
   /// `{"q":"...","tab":"top","results":[{"id":"v1","type":"video","score":1.5}],"micros":42}`,
   /// each result with its `explanation` when the search explained its scores.
   func writeBatchJSON(query: String, microseconds: Int, to writer: inout JSONWriter) {
@@ -60,9 +60,12 @@ extension SearchResponse {
   /// - Parameters:
   ///   - query: the query as typed.
   ///   - nextPageCommand: the command line that fetches the next page, given its cursor.
-  func humanText(query: String, nextPageCommand: (SearchCursor) -> String) -> String {
+  ///   - noResultsHints: what to try instead, one line each, under `No results.`.
+  func humanText(
+    query: String, nextPageCommand: (SearchCursor) -> String, noResultsHints: [String] = []
+  ) -> String {
     let tabName = tab.rawValue
-    var text = "\"\(TextFormatting.singleLine(query))\" in \(tabName): "
+    var text = "\(TextFormatting.quoted(query)) in \(tabName): "
     text += TextFormatting.counted(totalHits, "result")
     if !matchedAllTerms && !results.isEmpty {
       text += " (none has every word; showing those matching the most)"
@@ -72,7 +75,7 @@ extension SearchResponse {
       "facets: videos \(TextFormatting.grouped(facets.videos)), users \(TextFormatting.grouped(facets.users)), "
       + "hashtags \(TextFormatting.grouped(facets.hashtags)), sounds \(TextFormatting.grouped(facets.sounds))\n"
     if let didYouMean {
-      text += "Did you mean: \"\(TextFormatting.singleLine(didYouMean))\"?\n"
+      text += "Did you mean: \(TextFormatting.quoted(didYouMean))?\n"
     }
     guard !results.isEmpty else {
       if self.query.isEmpty {
@@ -81,6 +84,7 @@ extension SearchResponse {
         text += "\nNo more results: this was the last page.\n"
       } else {
         text += "\nNo results.\n"
+        for hint in noResultsHints { text += "\(TextFormatting.singleLine(hint))\n" }
       }
       return text
     }
@@ -95,7 +99,8 @@ extension SearchResponse {
       text += "\(number) [\(result.type.rawValue)] \(TextFormatting.singleLine(title))\n"
       let details = result.detailLine
       if !details.isEmpty { text += "\(indent)\(details)\n" }
-      text += "\(indent)score \(TextFormatting.fixed(result.score, 3)) · id \(result.id)\n"
+      text +=
+        "\(indent)score \(TextFormatting.fixed(result.score, 3)) · id \(TextFormatting.singleLine(result.id))\n"
       if let explanation = result.explanation {
         text += TextFormatting.indented(explanation.description, by: indent.count + 4)
       }

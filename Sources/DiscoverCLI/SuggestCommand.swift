@@ -31,8 +31,8 @@ struct SuggestCommand {
           typoTolerance: options.toleratesTypos ? TypoTolerance() : .disabled))
     } catch {
       throw CommandError.failure(
-        "completing \"\(options.prefix)\" failed: \((error as? SearchError)?.message ?? "\(error)")"
-      )
+        "completing \"\(options.prefix)\" failed: \((error as? SearchError)?.message ?? "\(error)")",
+        code: CommandError.Code(of: error))
     }
     let microseconds = TextFormatting.microseconds(start.duration(to: clock.now))
     if options.writesJSON {
@@ -47,7 +47,7 @@ struct SuggestCommand {
 }
 
 /// `discover suggest --index DIR --queries FILE`: every suggest line of a query file, as JSON
-/// lines (contract 4) or one summary line per query.
+/// lines (the batch format in `discover help suggest`) or one summary line per query.
 struct BatchSuggestCommand {
   /// The command's settings.
   var options: BatchSuggestOptions
@@ -69,8 +69,8 @@ struct BatchSuggestCommand {
     for (position, query) in queries.enumerated()
     where query.kind == .suggest && query.limit > SuggestCommandOptions.maximumLimit {
       throw CommandError.failure(
-        "query \(position + 1) of \(options.queryFile) asks for \(query.limit) suggestions; the limit is 1 to \(SuggestCommandOptions.maximumLimit)"
-      )
+        "query \(position + 1) of \(options.queryFile) asks for \(query.limit) suggestions; the limit is 1 to \(SuggestCommandOptions.maximumLimit)",
+        code: .invalidQuery)
     }
     let index = try FileChecks.openIndex(at: options.indexDirectory)
     index.prepareSuggestions()
@@ -120,7 +120,7 @@ struct BatchSuggestCommand {
     number: Int, query: QuerySpec, suggestions: [Suggestion], microseconds: Int
   ) -> String {
     var line =
-      "\(String(number).leftPadding(to: 4)). \"\(TextFormatting.singleLine(query.text))\" "
+      "\(String(number).leftPadding(to: 4)). \(TextFormatting.quoted(query.text)) "
     line += "\(TextFormatting.counted(suggestions.count, "suggestion")), "
     line += "\(TextFormatting.grouped(microseconds)) µs"
     if let first = suggestions.first {

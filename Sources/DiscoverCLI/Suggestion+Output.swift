@@ -37,7 +37,7 @@ extension Suggestion {
 }
 
 extension Array where Element == Suggestion {
-  /// Writes the line of contract 4 for completions:
+  /// Writes the line of `discover suggest --json` for completions:
   /// `{"q":"...","suggestions":[...],"micros":42}`, each suggestion as
   /// ``Suggestion/writeJSON(to:)`` writes it.
   ///
@@ -60,7 +60,7 @@ extension Array where Element == Suggestion {
   /// blank line the numbered suggestions (``Suggestion/humanLine``), or `No suggestions.`.
   func humanText(prefix: String) -> String {
     var text =
-      "\"\(TextFormatting.singleLine(prefix))\": \(TextFormatting.counted(count, "suggestion"))\n\n"
+      "\(TextFormatting.quoted(prefix)): \(TextFormatting.counted(count, "suggestion"))\n\n"
     guard !isEmpty else { return text + "No suggestions.\n" }
     let numberWidth = String(count).count
     for (offset, suggestion) in enumerated() {

@@ -20,7 +20,7 @@ struct TrendingCommand {
         "discover trending \(options.list.rawValue) is not available in this build yet: trending videos, hashtags and sounds come with a later release",
         hints: [
           "Trending searches are: discover trending searches --index \(TextFormatting.shellQuoted(options.indexDirectory))"
-        ])
+        ], code: .unsupported)
     }
     try FileChecks.requireIndexDirectory(options.indexDirectory)
     let analytics = try AnalyticsFile.openIfPresent(indexDirectory: options.indexDirectory)
@@ -74,7 +74,7 @@ struct TrendingCommand {
     let numberWidth = String(searches.count).count
     for (offset, search) in searches.enumerated() {
       let number = "\(offset + 1).".leftPadding(to: numberWidth + 1)
-      text += "\(number) \"\(TextFormatting.singleLine(search.query))\""
+      text += "\(number) \(TextFormatting.quoted(search.query))"
       text += " · score \(TextFormatting.fixed(search.score, 2))"
       text += " · \(TextFormatting.fixed(search.recentCount, 1)) recent searches"
       text += " · velocity \(grouped(search.velocity))"

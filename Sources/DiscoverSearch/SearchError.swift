@@ -37,6 +37,21 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
     /// A broken invariant inside the engine; please report it.
     public static let `internal` = Code(.internal)
 
+    /// The code's stable name, for programs: `invalidDocument`, `invalidQuery`,
+    /// `invalidArgument`, `corruptIndex`, `io`, `rateLimited` or `internal`, as spelled in
+    /// this API. A service can send it in an error response; it never changes for a code.
+    public var name: String {
+      switch value {
+      case .invalidDocument: "invalidDocument"
+      case .invalidQuery: "invalidQuery"
+      case .invalidArgument: "invalidArgument"
+      case .corruptIndex: "corruptIndex"
+      case .io: "io"
+      case .rateLimited: "rateLimited"
+      case .internal: "internal"
+      }
+    }
+
     public var description: String {
       switch value {
       case .invalidDocument: "invalid document"

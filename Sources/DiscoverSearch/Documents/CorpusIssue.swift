@@ -2,7 +2,7 @@
 ///
 /// Reported by ``CorpusLoader``; see ``CorpusLoadReport/issues``.
 public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible {
-  /// What is wrong with a corpus line, in terms of contract 1 of the design notes.
+  /// What is wrong with a corpus line, in terms of the corpus format (``CorpusLoader``).
   public enum Reason: Sendable, Hashable, CustomStringConvertible {
     /// The line is not valid JSON; the text says what the parser found and at which byte of
     /// the line (counted from 0).
@@ -28,7 +28,8 @@ public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible {
     case wrongFieldType(field: String, expected: String)
     /// A count (`viewCount`, `likeCount`, `followerCount`, `videoCount`) is negative.
     case negativeCount(field: String, value: Int)
-    /// A date field holds a string that is not an ISO 8601 timestamp (see ``ISO8601``).
+    /// A date field holds a string that is not an ISO 8601 timestamp with a time zone
+    /// (`2026-10-01T12:00:00Z`).
     case badDate(field: String, value: String)
     /// The line is longer than the loader's limit (16 MiB), so it was not read.
     case lineTooLong(bytes: Int)

@@ -10,8 +10,8 @@ public enum CorpusErrorPolicy: Sendable, Hashable {
   case skip
 }
 
-/// Reads corpus files: JSON Lines, one document per line, as contract 1 of the design notes
-/// describes.
+/// Reads corpus files: JSON Lines, one document per line, in the corpus format that
+/// ``Document/init(jsonLine:)`` decodes and README.md's "Corpus format" lists field by field.
 ///
 /// The file is streamed in 4 MiB chunks, so a corpus of any size is read in constant memory
 /// (apart from the set of ids seen, which detects duplicates across the whole file). Lines

@@ -9,14 +9,15 @@ struct DocumentDecodingError: Error, Hashable {
 }
 
 extension Document {
-  /// Decodes one corpus line (contract 1 of the design notes) into a document.
+  /// Decodes one corpus line (the corpus format of ``CorpusLoader``) into a document.
   ///
   /// The line is one JSON object with a `type` (`video`, `user`, `hashtag` or `sound`), a
   /// non-empty string `id` (an integer id is accepted and becomes its decimal string), the
   /// type's required field (a video's and a sound's `title`, a user's `username`, a hashtag's
   /// `name`) and any optional fields, which may be missing or `null`. Counts are non-negative
   /// integers (`12.0` counts as 12; `1.5` does not), `verified` is a boolean, `createdAt` an
-  /// ISO 8601 timestamp (see ``ISO8601``), `hashtags` an array of strings. Unknown fields are
+  /// ISO 8601 timestamp with a time zone (`2026-10-01T12:00:00Z`, `2026-10-01 14:00:00.5+02:00`),
+  /// `hashtags` an array of strings. Unknown fields are
   /// ignored; a known field given twice is an error.
   ///
   /// - Parameter jsonLine: the line, with or without its line feed.
@@ -38,11 +39,11 @@ extension Document {
 
   // MARK: Encoding
 
-  /// The document as one corpus line (contract 1), without a line feed.
+  /// The document as one corpus line, without a line feed.
   ///
   /// Decoding the line gives back an equal document: optional fields that are `nil` are left
-  /// out, counts and `hashtags` are always written, `createdAt` is written by
-  /// ``ISO8601/string(from:)``.
+  /// out, counts and `hashtags` are always written, `createdAt` is written in UTC as
+  /// `2026-10-01T12:00:00Z`, with a fraction of a second only when it has one.
   ///
   /// - Complexity: O(*n*) in the size of the document's text.
   public var jsonLine: String {
@@ -54,10 +55,10 @@ extension Document {
   /// Writes the document as one JSON object (a corpus line without its line feed) to `writer`.
   ///
   /// To write a corpus file, call this for each document followed by
-  /// ``JSONWriter/newline()``, then save ``JSONWriter/bytes``.
+  /// `JSONWriter.newline()`, then save `JSONWriter.bytes`.
   ///
   /// - Complexity: O(*n*) in the size of the document's text.
-  public func write(to writer: inout JSONWriter) {
+  package func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("type", type.rawValue)
     writer.field("id", id)
@@ -97,7 +98,7 @@ extension Document {
 /// Decodes corpus lines into documents, reusing its buffers from one line to the next.
 ///
 /// The line's object is never built: ``JSONParser/parseMembers(_:_:)`` hands over each member,
-/// whose key is matched byte for byte against the fields of contract 1; the values of known
+/// whose key is matched byte for byte against the fields of the corpus format; the values of known
 /// fields are kept until the object ends, then checked and converted for the line's type.
 struct DocumentDecoder {
   private var parser = JSONParser()
@@ -138,7 +139,7 @@ struct DocumentDecoder {
   }
 }
 
-/// The fields of contract 1 that some document type reads.
+/// The fields of the corpus format that some document type reads.
 private enum DocumentField: String, CaseIterable {
   case type, id, title, description, hashtags, creator, sound, viewCount, likeCount, createdAt
   case thumbnailURL, username, displayName, bio, followerCount, verified, name, videoCount, artist
@@ -214,7 +215,7 @@ private struct DocumentFields {
     return DocumentField.fields(of: type).first { repeated & (1 << $0.index) != 0 }
   }
 
-  /// The document these fields describe, checked against contract 1.
+  /// The document these fields describe, checked against the corpus format.
   func document() throws(DocumentDecodingError) -> Document {
     let type: SearchResultType
     switch self[.type] {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A short video, the main content of the Discover page.
 ///
-/// Field names follow the corpus format (contract 1 in the design notes). Counts are
+/// Field names follow the corpus format (``CorpusLoader``, and README.md). Counts are
 /// non-negative; the loader rejects negative ones.
 public struct Video: Sendable, Hashable, Codable {
   /// The caller's identifier, unique among all documents of every type.

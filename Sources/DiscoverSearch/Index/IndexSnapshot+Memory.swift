@@ -1,7 +1,6 @@
 extension DiscoverIndex {
   /// The bytes each part of the index holds, largest first, for tuning memory.
-  @_spi(Benchmarking)
-  public var memoryBreakdown: [(part: String, bytes: Int)] {
+  package var memoryBreakdown: [(part: String, bytes: Int)] {
     snapshot.memoryBreakdown.sorted { $0.bytes > $1.bytes }
   }
 }

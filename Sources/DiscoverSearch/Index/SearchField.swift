@@ -117,8 +117,10 @@ enum FieldLength {
   }
 
   /// The length a code stands for.
-  static let table: [Float] = (0..<256).map { code -> Float in
-    code < 128 ? Float(code) : (128 * pow(1.04, Float(code - 127))).rounded(.down)
+  static let table: [Float] = (0..<256).map { (code: Int) -> Float in
+    guard code >= 128 else { return Float(code) }
+    let growth: Float = pow(1.04, Float(code - 127))
+    return (128 * growth).rounded(.down)
   }
 
   /// For every code, `1 / (1 - b + b * length / averageLength)`: BM25's length

@@ -1,14 +1,14 @@
 import Foundation
 
-/// One query of a query file: a search or a completion request, as contract 2 of the design
-/// notes describes.
+/// One query of a query file: a search or a completion request, one JSON object a line, as
+/// `discover search --queries FILE` and `discover-bench --queries FILE` read them.
 ///
 /// As a line: `{"kind":"search","q":"dance challenge","tab":"top","limit":10}` or
 /// `{"kind":"suggest","q":"danc","limit":10}`. `tab` defaults to `top` and `limit` to 10;
 /// unknown fields are ignored.
-public struct QuerySpec: Sendable, Hashable {
+package struct QuerySpec: Sendable, Hashable {
   /// Whether a query is a search or a completion request.
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  package enum Kind: String, Sendable, Hashable, CaseIterable {
     /// A full search, returning typed results for a tab.
     case search
     /// Completions for a prefix the user is typing.
@@ -16,23 +16,23 @@ public struct QuerySpec: Sendable, Hashable {
   }
 
   /// The limit when a line gives none.
-  public static let defaultLimit = 10
+  package static let defaultLimit = 10
   /// The largest limit a query may ask for; larger pages are what cursors are for.
-  public static let maximumLimit = 1_000
+  package static let maximumLimit = DiscoverIndex.maximumSearchLimit
 
   /// Whether this is a search or a completion request.
-  public var kind: Kind
+  package var kind: Kind
   /// The query text (`q` in the file): search terms, or the prefix to complete.
-  public var text: String
+  package var text: String
   /// The tab a search runs in.
-  public var tab: SearchTab
+  package var tab: SearchTab
   /// How many results or completions to return, 1 to ``maximumLimit``.
-  public var limit: Int
+  package var limit: Int
 
   /// Creates a query.
   ///
   /// - Precondition: `limit` is between 1 and ``maximumLimit``.
-  public init(kind: Kind, text: String, tab: SearchTab = .top, limit: Int = QuerySpec.defaultLimit)
+  package init(kind: Kind, text: String, tab: SearchTab = .top, limit: Int = QuerySpec.defaultLimit)
   {
     precondition(
       (1...Self.maximumLimit).contains(limit),
@@ -50,7 +50,7 @@ public struct QuerySpec: Sendable, Hashable {
   ///   an unknown `tab` (the message lists the valid ones), or a `limit` that is not an
   ///   integer from 1 to ``maximumLimit``.
   /// - Complexity: O(*n*) in the length of the line.
-  public init(jsonLine: String) throws {
+  package init(jsonLine: String) throws {
     var parser = JSONParser()
     var bytes = Array(jsonLine.utf8)
     if bytes.last == 0x0A { bytes.removeLast() }
@@ -63,18 +63,18 @@ public struct QuerySpec: Sendable, Hashable {
     }
   }
 
-  /// The query as one contract-2 line, without a line feed.
+  /// The query as one query-file line, without a line feed.
   ///
   /// `tab` is written for searches, and for completions only when it is not `top`, so that
   /// decoding the line gives back an equal query.
-  public var jsonLine: String {
+  package var jsonLine: String {
     var writer = JSONWriter(capacity: 64)
     write(to: &writer)
     return writer.string
   }
 
-  /// Writes the query as one JSON object (a contract-2 line without its line feed).
-  public func write(to writer: inout JSONWriter) {
+  /// Writes the query as one JSON object (a query-file line without its line feed).
+  package func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("kind", kind.rawValue)
     writer.field("q", text)
@@ -158,13 +158,13 @@ struct QueryLineError: Error, Hashable {
   init(_ message: String) { self.message = message }
 }
 
-/// Reads and writes query files: JSON Lines of ``QuerySpec``, contract 2 of the design notes.
+/// Reads and writes query files: JSON Lines of ``QuerySpec``, one search or completion request a line.
 ///
 /// Lines may end in LF or CRLF, line 1 may start with a UTF-8 byte order mark, the last line
 /// needs no line feed, and blank lines are skipped. The first bad line stops the read with an
 /// error naming the file and the line, since a benchmark or batch run over a partly-read query
 /// file would measure the wrong work.
-public enum QueryFile {
+package enum QueryFile {
   /// Reads the query file at `url`.
   ///
   /// - Returns: the queries in file order.
@@ -172,7 +172,7 @@ public enum QueryFile {
   ///   read, or ``SearchError/Code/invalidQuery`` naming the file, the line and the problem at
   ///   the first bad line.
   /// - Complexity: O(*n*) in the file's size.
-  public static func load(at url: URL) throws -> [QuerySpec] {
+  package static func load(at url: URL) throws -> [QuerySpec] {
     var specs: [QuerySpec] = []
     var parser = JSONParser()
     try JSONLinesReader.forEachLine(inFileAt: url) { lineNumber, line in
@@ -190,7 +190,7 @@ public enum QueryFile {
   /// - Throws: ``SearchError`` with code ``SearchError/Code/invalidQuery`` naming the line
   ///   and the problem at the first bad line.
   /// - Complexity: O(*n*) in `bytes.count`.
-  public static func parse(_ bytes: [UInt8], sourceName: String = "query file") throws
+  package static func parse(_ bytes: [UInt8], sourceName: String = "query file") throws
     -> [QuerySpec]
   {
     var specs: [QuerySpec] = []
@@ -206,15 +206,15 @@ public enum QueryFile {
   /// - Throws: ``SearchError`` with code ``SearchError/Code/invalidQuery`` naming the line
   ///   and the problem at the first bad line.
   /// - Complexity: O(*n*) in the length of `text`.
-  public static func parse(_ text: String, sourceName: String = "query file") throws -> [QuerySpec]
+  package static func parse(_ text: String, sourceName: String = "query file") throws -> [QuerySpec]
   {
     try parse(Array(text.utf8), sourceName: sourceName)
   }
 
-  /// The queries as a query file: one contract-2 line each, every line ending in a line feed.
+  /// The queries as a query file: one line each, every line ending in a line feed.
   ///
   /// - Complexity: O(*n*) in the total size of the queries.
-  public static func jsonLines(for specs: [QuerySpec]) -> String {
+  package static func jsonLines(for specs: [QuerySpec]) -> String {
     String(decoding: encode(specs), as: UTF8.self)
   }
 
@@ -223,7 +223,7 @@ public enum QueryFile {
   /// - Throws: ``SearchError`` with code ``SearchError/Code/io`` when the file cannot be
   ///   written.
   /// - Complexity: O(*n*) in the total size of the queries.
-  public static func write(_ specs: [QuerySpec], to url: URL) throws {
+  package static func write(_ specs: [QuerySpec], to url: URL) throws {
     do {
       try Data(encode(specs)).write(to: url, options: .atomic)
     } catch {

@@ -163,10 +163,10 @@ public struct TopTabPolicy: Sendable, Hashable {
     self.requiresExactMatch = requiresExactMatch
   }
 
-  /// The lead slots of a type, 0 for videos, at most ``maximumSearchLimit``.
+  /// The lead slots of a type, 0 for videos, at most ``DiscoverIndex/maximumSearchLimit``.
   func slots(for type: SearchResultType) -> Int {
     guard type != .video else { return 0 }
-    return min(max(leadSlots[type] ?? 0, 0), maximumSearchLimit)
+    return min(max(leadSlots[type] ?? 0, 0), DiscoverIndex.maximumSearchLimit)
   }
 }
 

@@ -1,9 +1,11 @@
 import Foundation
 
-/// The largest page a search returns.
-public let maximumSearchLimit = 1000
-
 extension DiscoverIndex {
+  /// The largest page a search returns: the most results one request may ask for.
+  ///
+  /// To see more results, page on with ``SearchResponse/nextCursor``.
+  public static let maximumSearchLimit = 1000
+
   /// Searches the index.
   ///
   /// The query is sanitized (``QuerySanitizer``) and analyzed like documents. Every word is
@@ -16,7 +18,7 @@ extension DiscoverIndex {
   /// - Parameters:
   ///   - query: The text typed in the search bar.
   ///   - tab: Which result types to return; facet counts cover every type regardless.
-  ///   - limit: How many results per page, 1 to ``maximumSearchLimit``.
+  ///   - limit: How many results per page, 1 to ``DiscoverIndex/maximumSearchLimit``.
   ///   - cursor: The previous page's ``SearchResponse/nextCursor``, or `nil` for page one.
   ///   - ranking: Ranking settings: the blend of text, popularity and recency, match
   ///     quality, and the Top tab's policy (``TopTabPolicy``).
@@ -26,7 +28,7 @@ extension DiscoverIndex {
   /// - Returns: One page of results with facet counts.
   /// - Throws: ``SearchError/Code/invalidQuery`` when `cursor` is malformed or belongs to
   ///   another query or tab; ``SearchError/Code/invalidArgument`` when `limit` is outside
-  ///   1...``maximumSearchLimit``.
+  ///   1...``DiscoverIndex/maximumSearchLimit``.
   /// - Complexity: O(p) in the postings of the query's terms in the worst case; frequent
   ///   terms are counted by bitmap and ranked with block-max pruning.
   public func search(
@@ -34,9 +36,9 @@ extension DiscoverIndex {
     ranking: RankingOptions = RankingOptions(), matching: MatchingOptions = MatchingOptions(),
     explain: Bool = false
   ) throws -> SearchResponse {
-    guard limit > 0 && limit <= maximumSearchLimit else {
+    guard limit > 0 && limit <= Self.maximumSearchLimit else {
       throw SearchError(
-        .invalidArgument, "search limit must be 1...\(maximumSearchLimit), got \(limit)")
+        .invalidArgument, "search limit must be 1...\(Self.maximumSearchLimit), got \(limit)")
     }
     let snapshot = self.snapshot
     return try workspaces.withWorkspace { workspace in
@@ -58,7 +60,9 @@ extension IndexSnapshot {
     let prefixTerm =
       matching.matchesPrefixOfLastWord ? QueryExpansion.prefixTerm(of: parsed, typed: query) : nil
     let queryHash = SearchCursor.hash(query: sanitized, tab: tab, isPrefix: prefixTerm != nil)
-    let position = try cursor.map { try $0.contents(expectingQueryHash: queryHash) }
+    let position = try cursor.map {
+      try $0.contents(query: sanitized, tab: tab, isPrefix: prefixTerm != nil)
+    }
     guard !parsed.isEmpty else { return .empty(query: sanitized, tab: tab) }
 
     var expansion = QueryExpansion(parsed: parsed)
@@ -146,6 +150,8 @@ extension IndexSnapshot {
           termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
+      // No fallback found anything: no result matches only some words.
+      if outcome.totalCount == 0 { matchedAllTerms = true }
     }
 
     let ranked: [Ranked]

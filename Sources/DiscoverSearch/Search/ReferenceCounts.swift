@@ -12,8 +12,7 @@ extension DiscoverIndex {
   /// - Returns: The counts and whether every term matched, or `nil` for queries with
   ///   phrases (whose positions this check does not read).
   /// - Complexity: O(p) in the postings of the query's terms.
-  @_spi(Benchmarking)
-  public func referenceCounts(for query: String) -> (facets: FacetCounts, matchedAllTerms: Bool)? {
+  package func referenceCounts(for query: String) -> (facets: FacetCounts, matchedAllTerms: Bool)? {
     snapshot.referenceCounts(for: query)
   }
 }
@@ -84,7 +83,7 @@ extension IndexSnapshot {
     }
     if total(facets) > 0 || all.count < 2 { return (facets, true) }
     let present = all.filter { known[$0] }
-    if present.isEmpty { return (facets, false) }
+    if present.isEmpty { return (facets, true) }
     if present.count < all.count {
       facets = intersect(present)
       if total(facets) > 0 { return (facets, false) }
@@ -95,7 +94,8 @@ extension IndexSnapshot {
       if total(facets) > 0 { return (facets, false) }
     }
     if present.count >= 2 { facets = unite(present) }
-    return (facets, false)
+    // Without any hit, no result matches only some words.
+    return (facets, total(facets) == 0)
   }
 
   /// Adds to each term the closest terms of the dictionary within its typo budget, found

@@ -51,11 +51,14 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     token = Base64URL.encode(bytes)
   }
 
-  /// Decodes the cursor, checking it belongs to the query with `queryHash`.
+  /// Decodes the cursor, checking it belongs to `query` in `tab` searched with the same
+  /// matching (as you type, `isPrefix`, or by whole words).
   ///
   /// - Throws: ``SearchError/Code/invalidQuery`` when the cursor is malformed or was made
-  ///   for another query or tab.
-  func contents(expectingQueryHash queryHash: UInt64) throws -> Contents {
+  ///   for another query or tab, or for the same query with the other matching, whose
+  ///   message names that as the reason.
+  func contents(query: String, tab: SearchTab, isPrefix: Bool) throws -> Contents {
+    let queryHash = Self.hash(query: query, tab: tab, isPrefix: isPrefix)
     guard token.utf8.count < 64, let bytes = Base64URL.decode(token), bytes.count == 32,
       bytes[0] == SearchCursor.version
     else {
@@ -73,9 +76,19 @@ public struct SearchCursor: Sendable, Hashable, CustomStringConvertible {
     }
     let hash = read(UInt64.self, at: 1)
     guard hash == queryHash else {
+      guard hash == Self.hash(query: query, tab: tab, isPrefix: !isPrefix) else {
+        throw SearchError(
+          .invalidQuery,
+          "the page cursor belongs to another query or tab; start again from the first page")
+      }
+      let made =
+        isPrefix
+        ? "by whole words, not as you type (matching the last word as a prefix)"
+        : "as you type (matching the last word as a prefix), not by whole words"
       throw SearchError(
         .invalidQuery,
-        "the page cursor belongs to another query or tab; start again from the first page")
+        "the page cursor belongs to this query searched \(made); page on with the matching it was made with, or start again from the first page"
+      )
     }
     let key = RankKey(
       coverage: bytes[9], score: Float(bitPattern: read(UInt32.self, at: 10)),

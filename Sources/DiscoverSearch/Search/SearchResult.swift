@@ -212,7 +212,8 @@ public struct SearchResponse: Sendable, Hashable {
   public var totalHits: Int
   /// Pass to the next search to get the next page; `nil` on the last page.
   public var nextCursor: SearchCursor?
-  /// `false` when no document matched every word and the results match only some of them.
+  /// `false` when no document matched every word and the results match only some of them;
+  /// `true` otherwise, and when nothing matched at all.
   public var matchedAllTerms: Bool
   /// The query with its misspelled words corrected, when the words as typed found fewer
   /// than ``TypoTolerance/didYouMeanThreshold`` hits: each word that has a correction found

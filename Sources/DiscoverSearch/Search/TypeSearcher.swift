@@ -113,7 +113,7 @@ struct TypeSearcher {
     let blend = ScoreBlend(
       partition: partition, factors: factors, options: matchQuality, termCount: groups.count,
       nameLengths: nameLengths, tagKey: tagKey)
-    let window = max(0, min(rerankWindow, maximumSearchLimit))
+    let window = max(0, min(rerankWindow, DiscoverIndex.maximumSearchLimit))
     guard limit > 0 && window > 0 && blend.usesQuality else {
       return firstPhase(
         groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,

@@ -20,7 +20,7 @@ import Foundation
 /// (trailing zeros trimmed) only when the date is not a whole second, so a formatted date
 /// parses back to the same `Date` (exactly, for dates more than about 100 days from
 /// 2001-01-01, where a `Double` is coarser than a nanosecond; to the nanosecond otherwise).
-public enum ISO8601 {
+package enum ISO8601 {
   /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
   private static let referenceDateOffset: Int64 = 978_307_200
   /// The largest expanded year accepted: six digits, as ISO 8601 expanded formats usually agree.
@@ -29,7 +29,7 @@ public enum ISO8601 {
   /// The date written in `text`, or `nil` when `text` is not an accepted timestamp.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
-  public static func date(from text: String) -> Date? {
+  package static func date(from text: String) -> Date? {
     var text = text
     return text.withUTF8 { date(from: $0) }
   }
@@ -37,7 +37,7 @@ public enum ISO8601 {
   /// `date` in UTC, as `YYYY-MM-DDTHH:MM:SSZ` with a fraction only when it has one.
   ///
   /// - Precondition: the date is finite and within years -999999 to 999999.
-  public static func string(from date: Date) -> String {
+  package static func string(from date: Date) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(30)
     append(date, to: &bytes)

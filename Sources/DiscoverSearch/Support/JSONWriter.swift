@@ -25,14 +25,14 @@
 ///
 /// Misuse (a key outside an object, a value where a key is due, an unbalanced `end`) is a
 /// programmer error and stops with a precondition failure.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
   private enum Container: Sendable {
     case array
     case object
   }
 
   /// The JSON text written so far, as UTF-8 bytes.
-  public private(set) var bytes: [UInt8]
+  package private(set) var bytes: [UInt8]
   /// The open arrays and objects, innermost last.
   private var containers: [Container] = []
   /// Whether the innermost container already holds an element, so the next needs a comma.
@@ -43,7 +43,7 @@ public struct JSONWriter: Sendable {
   /// Creates a writer with an empty buffer.
   ///
   /// - Parameter capacity: bytes to reserve up front, to avoid regrowing a large buffer.
-  public init(capacity: Int = 0) {
+  package init(capacity: Int = 0) {
     bytes = []
     bytes.reserveCapacity(capacity)
   }
@@ -51,10 +51,10 @@ public struct JSONWriter: Sendable {
   /// The JSON text written so far.
   ///
   /// - Complexity: O(*n*) in the number of bytes written.
-  public var string: String { String(decoding: bytes, as: UTF8.self) }
+  package var string: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Removes everything written, keeping the buffer's capacity, to write the next line.
-  public mutating func removeAll() {
+  package mutating func removeAll() {
     precondition(containers.isEmpty, "JSONWriter.removeAll() inside an open array or object")
     bytes.removeAll(keepingCapacity: true)
     needsComma = false
@@ -62,7 +62,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// Appends a line feed between two top-level values (JSON Lines).
-  public mutating func newline() {
+  package mutating func newline() {
     precondition(containers.isEmpty, "JSONWriter.newline() inside an open array or object")
     bytes.append(0x0A)
   }
@@ -70,7 +70,7 @@ public struct JSONWriter: Sendable {
   // MARK: Containers
 
   /// Opens an object: `{`.
-  public mutating func beginObject() {
+  package mutating func beginObject() {
     prepareValue()
     bytes.append(UInt8(ascii: "{"))
     containers.append(.object)
@@ -78,7 +78,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// Closes the innermost object: `}`.
-  public mutating func endObject() {
+  package mutating func endObject() {
     precondition(
       containers.last == .object && !expectsValue, "JSONWriter.endObject() does not close an object"
     )
@@ -88,7 +88,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// Opens an array: `[`.
-  public mutating func beginArray() {
+  package mutating func beginArray() {
     prepareValue()
     bytes.append(UInt8(ascii: "["))
     containers.append(.array)
@@ -96,7 +96,7 @@ public struct JSONWriter: Sendable {
   }
 
   /// Closes the innermost array: `]`.
-  public mutating func endArray() {
+  package mutating func endArray() {
     precondition(containers.last == .array, "JSONWriter.endArray() does not close an array")
     containers.removeLast()
     bytes.append(UInt8(ascii: "]"))
@@ -106,7 +106,7 @@ public struct JSONWriter: Sendable {
   /// Writes the name of the next member of the innermost object, with its colon.
   ///
   /// - Complexity: O(*n*) in the UTF-8 length of `name`.
-  public mutating func key(_ name: String) {
+  package mutating func key(_ name: String) {
     precondition(
       containers.last == .object && !expectsValue, "JSONWriter.key(_:) outside an object or twice")
     if needsComma { bytes.append(UInt8(ascii: ",")) }
@@ -120,14 +120,14 @@ public struct JSONWriter: Sendable {
   /// Writes a string value, escaped.
   ///
   /// - Complexity: O(*n*) in the UTF-8 length of `string`.
-  public mutating func value(_ string: String) {
+  package mutating func value(_ string: String) {
     prepareValue()
     appendQuoted(string)
     needsComma = true
   }
 
   /// Writes an integer value.
-  public mutating func value(_ integer: Int) {
+  package mutating func value(_ integer: Int) {
     prepareValue()
     appendDecimal(integer)
     needsComma = true
@@ -135,7 +135,7 @@ public struct JSONWriter: Sendable {
 
   /// Writes a floating-point value in its shortest round-trip form, or `null` when it is
   /// infinite or NaN.
-  public mutating func value(_ number: Double) {
+  package mutating func value(_ number: Double) {
     prepareValue()
     if number.isFinite {
       // Swift's description is the shortest digits that read back exactly ("1.5", "1e-05",
@@ -148,19 +148,19 @@ public struct JSONWriter: Sendable {
   }
 
   /// Writes `true` or `false`.
-  public mutating func value(_ flag: Bool) {
+  package mutating func value(_ flag: Bool) {
     prepareValue()
     appendLiteral(flag ? "true" : "false")
     needsComma = true
   }
 
   /// Writes a string value, or `null` when `string` is `nil`.
-  public mutating func value(_ string: String?) {
+  package mutating func value(_ string: String?) {
     if let string { value(string) } else { nullValue() }
   }
 
   /// Writes `null`.
-  public mutating func nullValue() {
+  package mutating func nullValue() {
     prepareValue()
     appendLiteral("null")
     needsComma = true
@@ -169,7 +169,7 @@ public struct JSONWriter: Sendable {
   /// Writes an array of strings.
   ///
   /// - Complexity: O(*n*) in the total UTF-8 length of `strings`.
-  public mutating func value(_ strings: [String]) {
+  package mutating func value(_ strings: [String]) {
     beginArray()
     for string in strings { value(string) }
     endArray()
@@ -178,37 +178,37 @@ public struct JSONWriter: Sendable {
   // MARK: Members
 
   /// Writes an object member whose value is a string.
-  public mutating func field(_ name: String, _ string: String) {
+  package mutating func field(_ name: String, _ string: String) {
     key(name)
     value(string)
   }
 
   /// Writes an object member whose value is a string or `null`.
-  public mutating func field(_ name: String, _ string: String?) {
+  package mutating func field(_ name: String, _ string: String?) {
     key(name)
     value(string)
   }
 
   /// Writes an object member whose value is an integer.
-  public mutating func field(_ name: String, _ integer: Int) {
+  package mutating func field(_ name: String, _ integer: Int) {
     key(name)
     value(integer)
   }
 
   /// Writes an object member whose value is a floating-point number (`null` if not finite).
-  public mutating func field(_ name: String, _ number: Double) {
+  package mutating func field(_ name: String, _ number: Double) {
     key(name)
     value(number)
   }
 
   /// Writes an object member whose value is `true` or `false`.
-  public mutating func field(_ name: String, _ flag: Bool) {
+  package mutating func field(_ name: String, _ flag: Bool) {
     key(name)
     value(flag)
   }
 
   /// Writes an object member whose value is an array of strings.
-  public mutating func field(_ name: String, _ strings: [String]) {
+  package mutating func field(_ name: String, _ strings: [String]) {
     key(name)
     value(strings)
   }

@@ -77,7 +77,12 @@ struct CLIBatchSearchCommandTests {
       ])
       #expect(result.status == 1)
       #expect(result.output.isEmpty)
-      #expect(result.errors.contains("\(queries.path), line 2: unknown tab \"people\""))
+      // With --json the error is JSON too.
+      let error = try #require(
+        try CLITestSupport.jsonObject(result.errors)["error"] as? [String: Any])
+      #expect(error["code"] as? String == "invalidQuery")
+      let message = try #require(error["message"] as? String)
+      #expect(message.contains("\(queries.path), line 2: unknown tab \"people\""))
     }
   }
 

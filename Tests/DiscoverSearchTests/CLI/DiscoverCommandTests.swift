@@ -199,7 +199,7 @@ struct CLIDiscoverCommandTests {
       CLITestSupport.usageError(["search", "x", "--index", "i", "--limit", limit]))
     #expect(error.kind == .usage)
     #expect(error.message.contains("--limit must be"))
-    #expect(error.message.contains("1 to \(maximumSearchLimit)"))
+    #expect(error.message.contains("1 to \(DiscoverIndex.maximumSearchLimit)"))
   }
 
   @Test(arguments: ["1", "10", "1000"])

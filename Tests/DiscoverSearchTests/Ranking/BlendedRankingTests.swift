@@ -228,8 +228,7 @@ struct BlendedRankingTests {
     let videos = (0..<5).map { Video(id: "v\($0)", title: "river walk", viewCount: $0) }
     let index = try DiscoverIndex.build(from: videos.map(Document.video))
     let cursor = try #require(try index.search("river", in: .top, limit: 2).nextCursor)
-    let contents = try cursor.contents(
-      expectingQueryHash: SearchCursor.hash(query: "river", tab: .top))
+    let contents = try cursor.contents(query: "river", tab: .top, isPrefix: false)
     var farOrigin = contents
     farOrigin.originSeconds = Int64.max
     var badSection = contents

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Benchmarking) @testable import DiscoverSearch
+@testable import DiscoverSearch
 
 /// The Top tab counts a card type without ranking it when ``ExactNameFilter`` proves that no
 /// name of the type matches the query exactly. The proof must never be wrong: pages are the

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Benchmarking) @testable import DiscoverSearch
+@testable import DiscoverSearch
 
 /// The benchmark checks every search's counts against ``DiscoverIndex/referenceCounts(for:)``,
 /// so the reference must be right on its own: its merges of sorted document lists must give

@@ -77,6 +77,16 @@ struct SearchMatchingTests {
     }
   }
 
+  @Test(arguments: ["xylophone", "xylophone zither", "xylophone zither kazoo"])
+  func noHitsAtAllIsNoPartialMatch(_ query: String) throws {
+    // Every fallback found nothing: no result matches only some words.
+    let index = try Self.words()
+    let response = try index.search(query, in: .top)
+    #expect(response.totalHits == 0)
+    #expect(response.matchedAllTerms, "\(query)")
+    #expect(index.referenceCounts(for: query)?.matchedAllTerms == true, "\(query)")
+  }
+
   static func tags() throws -> DiscoverIndex {
     try DiscoverIndex.build(from: [
       Fixtures.user("u1", "dance_queen", displayName: "Dance Queen"),

@@ -133,6 +133,27 @@ struct SearchPagingTests {
     #expect(page.results.count == 2)
   }
 
+  @Test func cursorFromTheOtherMatchingNamesThatAsTheReason() throws {
+    let index = try Self.index()
+    let wholeWords = try #require(try index.search("sunset", in: .top, limit: 2).nextCursor)
+    let prefix = try #require(
+      try index.search("sunset", in: .top, limit: 2, matching: .asYouType).nextCursor)
+    let asYouType = #expect(throws: SearchError.self) {
+      try index.search("sunset", in: .top, limit: 2, after: wholeWords, matching: .asYouType)
+    }
+    #expect(asYouType?.code == .invalidQuery)
+    #expect(asYouType?.message.contains("searched by whole words, not as you type") == true)
+    let whole = #expect(throws: SearchError.self) {
+      try index.search("sunset", in: .top, limit: 2, after: prefix)
+    }
+    #expect(whole?.message.contains("searched as you type") == true)
+    // Another query still says so.
+    let other = #expect(throws: SearchError.self) {
+      try index.search("beach", in: .top, limit: 2, after: prefix, matching: .asYouType)
+    }
+    #expect(other?.message.contains("another query or tab") == true)
+  }
+
   static let malformedTokens: [String] = [
     "", "!!!", "not a cursor", "AAAA", "A", String(repeating: "A", count: 200),
     "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "🔥", "AQ==",
@@ -160,14 +181,14 @@ struct SearchPagingTests {
     }
   }
 
-  @Test(arguments: [0, -1, maximumSearchLimit + 1, Int.max])
+  @Test(arguments: [0, -1, DiscoverIndex.maximumSearchLimit + 1, Int.max])
   func limitOutsideTheRangeIsAnInvalidArgument(limit: Int) throws {
     let index = try Self.index()
     let error = #expect(throws: SearchError.self) {
       try index.search("sunset", limit: limit)
     }
     #expect(error?.code == .invalidArgument)
-    #expect(error?.message.contains("1...\(maximumSearchLimit)") == true)
+    #expect(error?.message.contains("1...\(DiscoverIndex.maximumSearchLimit)") == true)
   }
 
   /// Page two ranks with page one's recency origin, carried in the cursor, even when the

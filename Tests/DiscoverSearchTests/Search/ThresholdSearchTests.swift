@@ -1,7 +1,7 @@
 import SyntheticCorpus
 import Testing
 
-@_spi(Benchmarking) @testable import DiscoverSearch
+@testable import DiscoverSearch
 
 /// The threshold algorithm over impact orders must return exactly what the block-max scan
 /// returns: same hits, same scores, same order, same counts, on every page.

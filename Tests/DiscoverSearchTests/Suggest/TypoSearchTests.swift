@@ -1,4 +1,4 @@
-@_spi(Benchmarking) import DiscoverSearch
+import DiscoverSearch
 import Testing
 
 @Suite("Suggest: typo tolerance and prefixes in search")
