@@ -105,7 +105,7 @@ enum FileChecks {
     } catch var error as SearchError where error.code == .corruptIndex {
       // The library ends its message with the advice to rebuild; the hint gives it once,
       // with the command.
-      error.message = withoutRebuildAdvice(error.message)
+      error.message = TextFormatting.removingAdvice("; rebuild ", from: error.message)
       throw CommandError(
         error, context: "the index in \(directory) is damaged or was written by another version",
         hints: [
@@ -117,17 +117,6 @@ enum FileChecks {
       throw CommandError.failure(
         "cannot open the index in \(directory): \(error)", hints: [rebuild])
     }
-  }
-}
-
-extension FileChecks {
-  /// `message` without the advice to rebuild the index that the library's messages about a
-  /// damaged index end with ("...; rebuild the index", "...; rebuild it with `discover index`").
-  static func withoutRebuildAdvice(_ message: String) -> String {
-    guard let advice = message.range(of: "; rebuild ", options: .backwards) else {
-      return message
-    }
-    return String(message[..<advice.lowerBound])
   }
 }
 

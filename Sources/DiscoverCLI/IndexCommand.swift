@@ -55,12 +55,9 @@ struct IndexCommand {
     } catch let error as SearchError where error.code == .invalidDocument {
       progress.clear()
       // The loader's advice names its API ("the skip policy"); say it in this tool's terms.
-      var message = error.message
-      if let advice = message.range(of: " Fix the line, or load with the skip policy") {
-        message = String(message[..<advice.lowerBound])
-      }
       throw CommandError.failure(
-        message,
+        TextFormatting.removingAdvice(
+          " Fix the line, or load with the skip policy", from: error.message),
         hints: [
           "Fix the line, or add --skip-bad-lines to skip bad lines, count them and index the rest."
         ], code: CommandError.Code(error.code))

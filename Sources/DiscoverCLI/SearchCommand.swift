@@ -51,7 +51,7 @@ struct SearchCommand {
     } else {
       console.output.write(
         response.humanText(
-          query: options.query, nextPageCommand: nextPageCommand,
+          query: options.query, nextPageCommand: { commandLine(after: $0) },
           noResultsHints: noResultsHints(for: response, in: index)))
     }
   }
@@ -117,11 +117,6 @@ struct SearchCommand {
     if options.writesJSON { words.append("--json") }
     if options.explainsScores { words.append("--explain") }
     return TextFormatting.commandLine("discover search", argument: options.query, options: words)
-  }
-
-  /// The command line that prints the page after `cursor`.
-  func nextPageCommand(_ cursor: SearchCursor) -> String {
-    commandLine(after: cursor)
   }
 }
 

@@ -177,6 +177,15 @@ package enum TextFormatting {
       .map { "\(margin)\($0)\n" }.joined()
   }
 
+  /// A library message without the advice it ends with, from the last `marker` on, for a
+  /// command that gives that advice itself in its own terms: `removingAdvice("; rebuild ",
+  /// from: "index.dsearch is truncated; rebuild the index")` is `index.dsearch is truncated`.
+  /// A message without `marker` is returned whole.
+  package static func removingAdvice(_ marker: String, from message: String) -> String {
+    guard let advice = message.range(of: marker, options: .backwards) else { return message }
+    return String(message[..<advice.lowerBound])
+  }
+
   /// A command line to print: `command`, its positional `argument` quoted for the shell, then
   /// `options` (already quoted). An argument that starts with a dash would read as an
   /// option, so it goes last, after `--`.
