@@ -114,6 +114,7 @@ struct AnalyticsAggregates: Sendable {
   /// - Complexity: O(n + m log m) for n tracked queries of which m trend.
   func trendingSearches(at now: TimeInterval, limit: Int) -> [TrendingSearch] {
     guard limit > 0 else { return [] }
+    let now = readTime(now)
     var trending: [TrendingSearch] = []
     for (normalized, statistics) in queries
     where statistics.isSurfaceable(minimumDistinctUsers: minimumDistinctUsers) {
@@ -158,6 +159,7 @@ struct AnalyticsAggregates: Sendable {
     -> [PopularQuery]
   {
     guard limit > 0 else { return [] }
+    let now = readTime(now)
     var popular: [PopularQuery] = []
     var index = lowerBound(of: prefix)
     while index < sortedQueries.count, sortedQueries[index].utf8.starts(with: prefix.utf8) {
@@ -179,6 +181,15 @@ struct AnalyticsAggregates: Sendable {
   }
 
   // MARK: Helpers
+
+  /// The time counts are read at: `now`, or the latest search if that is later. A search
+  /// dated after the reader's clock (a skewed clock, or a file written by a process whose
+  /// clock ran ahead) would otherwise weigh `2^(ahead / halfLife)`: 50 days ahead overflows
+  /// to infinity, and infinity over infinity is NaN. Read no earlier than the latest search,
+  /// every weight is at most 1 and every score finite.
+  private func readTime(_ now: TimeInterval) -> TimeInterval {
+    latestTime.isFinite ? max(now, latestTime) : now
+  }
 
   /// Whether a normalized query equals a blocklist entry or has a word (with or without its
   /// `#`/`@` marker) that does.

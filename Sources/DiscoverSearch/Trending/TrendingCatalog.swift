@@ -1,0 +1,133 @@
+/// An index's content as trending content needs it: item keys to catalog positions, and for
+/// each video the keys of the hashtags, sound and effect its events count toward.
+///
+/// Built once per index snapshot (O(n) in its documents) and immutable; the strings of a list
+/// item are read from the snapshot only for the items listed.
+final class TrendingCatalog: Sendable {
+  let snapshot: IndexSnapshot
+  private let positions: [[ContentKey: Int32]]
+  /// Per video position, the range of its hashtag keys in ``videoHashtags``.
+  private let hashtagStarts: [Int32]
+  private let videoHashtags: [ContentKey]
+  private let videoSounds: [ContentKey?]
+  private let videoEffects: [ContentKey?]
+  private let hashtagKeysByPosition: [ContentKey]
+
+  init(snapshot: IndexSnapshot) {
+    self.snapshot = snapshot
+    var videos: [ContentKey: Int32] = [:]
+    videos.reserveCapacity(snapshot.catalogVideoCount)
+    var starts: [Int32] = [0]
+    var hashtags: [ContentKey] = []
+    var sounds: [ContentKey?] = []
+    var effects: [ContentKey?] = []
+    for position in 0..<snapshot.catalogVideoCount {
+      let video = snapshot.catalogVideo(at: position)
+      videos[ContentKey(.video, video.id)] = Int32(position)
+      hashtags.append(contentsOf: video.hashtags.map { ContentKey(.hashtag, Self.foldHashtag($0)) })
+      starts.append(Int32(hashtags.count))
+      sounds.append(video.sound.map { ContentKey(.sound, $0) })
+      effects.append(video.effect.map { ContentKey(.effect, $0) })
+    }
+    var hashtagPositions: [ContentKey: Int32] = [:]
+    var hashtagKeys: [ContentKey] = []
+    for position in 0..<snapshot.catalogHashtagCount {
+      let key = ContentKey(.hashtag, Self.foldHashtag(snapshot.catalogHashtag(at: position).name))
+      hashtagKeys.append(key)
+      // Two hashtag documents of one folded name: the first (most popular) names it.
+      if hashtagPositions[key] == nil { hashtagPositions[key] = Int32(position) }
+    }
+    var soundPositions: [ContentKey: Int32] = [:]
+    for position in 0..<snapshot.catalogSoundCount {
+      soundPositions[ContentKey(.sound, snapshot.catalogSound(at: position).id)] = Int32(position)
+    }
+    var effectPositions: [ContentKey: Int32] = [:]
+    for position in 0..<snapshot.catalogEffectCount {
+      effectPositions[ContentKey(.effect, snapshot.catalogEffect(at: position).id)] =
+        Int32(position)
+    }
+    positions = [videos, hashtagPositions, soundPositions, effectPositions]
+    hashtagStarts = starts
+    videoHashtags = hashtags
+    videoSounds = sounds
+    videoEffects = effects
+    hashtagKeysByPosition = hashtagKeys
+  }
+
+  /// An empty catalog, for trending content without an index.
+  convenience init() {
+    self.init(snapshot: IndexSnapshot.makeEmpty(configuration: IndexConfiguration()))
+  }
+
+  /// A hashtag name as trending keys it: without a leading `#`, folded like terms.
+  static func foldHashtag(_ name: String) -> String {
+    let trimmed = name.hasPrefix("#") ? String(name.dropFirst()) : name
+    return Analyzer.fold(trimmed).filter { $0 != " " }
+  }
+
+  /// The catalog position of an item, or `nil` when the index does not hold it.
+  func position(of key: ContentKey, _ type: ContentType) -> Int? {
+    positions[type.index][key].map(Int.init)
+  }
+
+  /// The keys of what a catalog video uses.
+  func uses(ofVideoAt position: Int) -> VideoUses {
+    let range = Int(hashtagStarts[position])..<Int(hashtagStarts[position + 1])
+    return VideoUses(
+      hashtags: Array(videoHashtags[range]), sound: videoSounds[position],
+      effect: videoEffects[position])
+  }
+}
+
+/// The hashtags, sound and effect a video uses, as item keys.
+struct VideoUses: Sendable, Hashable {
+  var hashtags: [ContentKey]
+  var sound: ContentKey?
+  var effect: ContentKey?
+
+  var isEmpty: Bool { hashtags.isEmpty && sound == nil && effect == nil }
+
+  /// Every item the video's views and posts count toward.
+  var all: [(ContentType, ContentKey)] {
+    hashtags.map { (.hashtag, $0) } + [sound.map { (.sound, $0) }, effect.map { (.effect, $0) }]
+      .compactMap { $0 }
+  }
+}
+
+extension TrendingCatalog {
+  /// The id of the document at a catalog position.
+  func id(_ type: ContentType, at position: Int) -> String {
+    switch type {
+    case .video: snapshot.partition(.video).ids.string(at: position)
+    case .hashtag: snapshot.partition(.hashtag).ids.string(at: position)
+    case .sound: snapshot.partition(.sound).ids.string(at: position)
+    case .effect: snapshot.effects.ids.string(at: position)
+    }
+  }
+
+  /// The position of a hashtag document by its id, by a linear scan (hashtag documents are
+  /// few next to videos; used to resolve blocklist entries and explanations).
+  func hashtagPosition(id: String) -> Int? {
+    (0..<snapshot.catalogHashtagCount).first { self.id(.hashtag, at: $0) == id }
+  }
+
+  /// The keys `blocklist` keeps out: each entry as a video, sound or effect id, a hashtag
+  /// name, and the name of the hashtag document it is the id of.
+  func blockedKeys(_ blocklist: Set<String>) -> Set<ContentKey> {
+    var keys = Set<ContentKey>()
+    for entry in blocklist {
+      keys.insert(ContentKey(.video, entry))
+      keys.insert(ContentKey(.sound, entry))
+      keys.insert(ContentKey(.effect, entry))
+      let folded = Self.foldHashtag(entry)
+      if !folded.isEmpty { keys.insert(ContentKey(.hashtag, folded)) }
+    }
+    if !blocklist.isEmpty {
+      for position in 0..<snapshot.catalogHashtagCount
+      where blocklist.contains(id(.hashtag, at: position)) {
+        keys.insert(hashtagKeysByPosition[position])
+      }
+    }
+    return keys
+  }
+}

@@ -1,0 +1,283 @@
+import Foundation
+
+/// What ``TrendingContent/record(_:)`` did with an event.
+public enum RecordOutcome: String, Sendable, Hashable {
+  /// It counted toward at least one item's trend.
+  case counted
+  /// Its user had already counted for its items in this window as early and as strongly;
+  /// only its views were added.
+  case duplicate
+  /// It is older than the retention horizon, so it can no longer be deduplicated or
+  /// merged exactly; nothing was recorded.
+  case tooOld
+}
+
+extension TrendingContent {
+  /// Records one event.
+  ///
+  /// - Returns: Whether it counted, was a duplicate within its window, or was too old.
+  /// - Throws: ``SearchError/Code/invalidArgument`` for an empty or over-long video, user,
+  ///   sound, effect or region, too many or empty hashtags, or a time that is not a finite
+  ///   date after 2001-01-01.
+  /// - Complexity: O(1) expected, plus O(h) in the video's hashtags; a landmark move
+  ///   (once every 16 short half-lives of event time) is O(n) in the journal.
+  @discardableResult
+  public func record(_ event: ContentEvent) throws(SearchError) -> RecordOutcome {
+    let contribution = try EventContribution(event, now: clock())
+    let catalog = self.catalog
+    return try store.withState { state throws(SearchError) in
+      contribution.apply(to: &state, catalog: catalog)
+    }
+  }
+
+  /// Records events in order, under one lock.
+  ///
+  /// - Returns: How many counted, were duplicates or too old.
+  /// - Throws: ``SearchError/Code/invalidArgument`` at the first invalid event; the events
+  ///   before it are recorded.
+  @discardableResult
+  public func record(contentsOf events: some Sequence<ContentEvent>) throws(SearchError)
+    -> TrendingRecordReport
+  {
+    let now = clock()
+    let catalog = self.catalog
+    var report = TrendingRecordReport()
+    var failure: SearchError?
+    try store.withState { state throws(SearchError) in
+      for event in events {
+        let contribution: EventContribution
+        do throws(SearchError) {
+          contribution = try EventContribution(event, now: now)
+        } catch {
+          failure = error
+          return
+        }
+        report.add(contribution.apply(to: &state, catalog: catalog))
+      }
+    }
+    if let failure { throw failure }
+    return report
+  }
+
+  /// Removes every contribution of one user (a banned bot), as if its events had never been
+  /// recorded: its views, likes, shares and posts leave every count, and the lists are as
+  /// they would have been.
+  ///
+  /// Exact for events within the retention horizon; lifetime views of older events stay.
+  ///
+  /// - Returns: How many deduplicated contributions were removed.
+  /// - Complexity: O(n) in the journal.
+  @discardableResult
+  public func retract(user userID: String) -> Int {
+    let user = ContentKey(user: userID)
+    let catalog = self.catalog
+    let removed =
+      (try? store.withState { state throws(SearchError) in
+        let before = state
+        return state.retract(user: user) { video in
+          EventContribution.uses(of: video, catalog: catalog, state: before).all
+        }
+      }) ?? 0
+    caches.withLock { $0.rankings.removeAll() }
+    return removed
+  }
+
+  /// Adds the state another instance recorded: the result is what one instance would hold
+  /// had it recorded both streams, bit for bit.
+  ///
+  /// - Precondition: Both have the same configuration.
+  /// - Complexity: O(n + m) in the two journals.
+  public func merge(_ other: TrendingContent) throws(SearchError) {
+    let theirs = try other.store.withState { state throws(SearchError) in state }
+    try store.withState { state throws(SearchError) in state.merge(theirs) }
+    caches.withLock { $0.rankings.removeAll() }
+  }
+
+  /// A copy of the state, for comparisons and saving.
+  var stateCopy: TrendingState {
+    get throws(SearchError) { try store.withState { state throws(SearchError) in state } }
+  }
+}
+
+/// Counts of what ``TrendingContent/record(contentsOf:)`` did.
+public struct TrendingRecordReport: Sendable, Hashable {
+  /// Events that counted.
+  public var counted = 0
+  /// Events whose user had already counted in the window.
+  public var duplicates = 0
+  /// Events refused as older than the retention horizon.
+  public var tooOld = 0
+
+  /// Creates an empty report.
+  public init() {}
+
+  /// All events recorded or refused.
+  public var total: Int { counted + duplicates + tooOld }
+
+  mutating func add(_ outcome: RecordOutcome) {
+    switch outcome {
+    case .counted: counted += 1
+    case .duplicate: duplicates += 1
+    case .tooOld: tooOld += 1
+    }
+  }
+
+  /// Adds another report's counts.
+  public mutating func add(_ other: TrendingRecordReport) {
+    counted += other.counted
+    duplicates += other.duplicates
+    tooOld += other.tooOld
+  }
+}
+
+/// An event checked and turned into keys, ready to apply to a state.
+struct EventContribution: Sendable {
+  let kind: ContentEvent.Kind
+  let video: ContentKey
+  let user: ContentKey
+  let time: Int64
+  let region: UInt64
+  /// For a post that named what it uses.
+  let posted: VideoUses?
+
+  /// Seconds from 1970 to 2001-01-01, the landmark origin.
+  static let earliestTime = Date(timeIntervalSinceReferenceDate: 0)
+
+  init(_ event: ContentEvent, now: Date) throws(SearchError) {
+    try Self.validate(event.videoID, "video id")
+    try Self.validate(event.userID, "user id")
+    let seconds = event.time.timeIntervalSinceReferenceDate
+    guard seconds.isFinite, seconds >= 0 else {
+      throw SearchError(
+        .invalidArgument,
+        "an event's time must be a finite date from 2001-01-01 on, not \(event.time)")
+    }
+    let nowSeconds = now.timeIntervalSinceReferenceDate
+    let capped = nowSeconds.isFinite ? min(seconds, max(nowSeconds, 0)) : seconds
+    guard capped < 4e9 else {
+      throw SearchError(.invalidArgument, "an event's time must be before the year 2127")
+    }
+    kind = event.kind
+    video = ContentKey(.video, event.videoID)
+    user = ContentKey(user: event.userID)
+    time = Int64(capped.rounded(.down))
+    if let region = event.region {
+      guard !region.isEmpty, region.utf8.count <= TrendingContent.maximumRegionLength else {
+        throw SearchError(
+          .invalidArgument,
+          "a region must be 1 to \(TrendingContent.maximumRegionLength) bytes (a code such as US), or nil for none"
+        )
+      }
+      self.region = ContentKey(region: region).rawValue
+    } else {
+      region = 0
+    }
+    posted = try Self.postedUses(of: event)
+  }
+
+  /// What a post names, or `nil` when it names nothing (the index's video is used).
+  private static func postedUses(of event: ContentEvent) throws(SearchError) -> VideoUses? {
+    guard event.kind == .post else { return nil }
+    guard event.hashtags.count <= TrendingContent.maximumHashtagsPerPost else {
+      throw SearchError(
+        .invalidArgument,
+        "a post may carry at most \(TrendingContent.maximumHashtagsPerPost) hashtags, not \(event.hashtags.count)"
+      )
+    }
+    var hashtags: [ContentKey] = []
+    for name in event.hashtags {
+      try validate(name, "hashtag")
+      let folded = TrendingCatalog.foldHashtag(name)
+      guard !folded.isEmpty else {
+        throw SearchError(
+          .invalidArgument, "the hashtag \"\(name)\" has no letters or digits; leave it out")
+      }
+      let key = ContentKey(.hashtag, folded)
+      if !hashtags.contains(key) { hashtags.append(key) }
+    }
+    if let sound = event.sound { try validate(sound, "sound id") }
+    if let effect = event.effect { try validate(effect, "effect id") }
+    let uses = VideoUses(
+      hashtags: hashtags, sound: event.sound.map { ContentKey(.sound, $0) },
+      effect: event.effect.map { ContentKey(.effect, $0) })
+    return uses.isEmpty ? nil : uses
+  }
+
+  private static func validate(_ value: String, _ name: String) throws(SearchError) {
+    guard !value.isEmpty else {
+      throw SearchError(.invalidArgument, "an event's \(name) must not be empty")
+    }
+    guard value.utf8.count <= TrendingContent.maximumIdentifierLength else {
+      throw SearchError(
+        .invalidArgument,
+        "an event's \(name) must be at most \(TrendingContent.maximumIdentifierLength) bytes of UTF-8, not \(value.utf8.count)"
+      )
+    }
+  }
+
+  /// What a video uses: what the index says, else what its earliest post said.
+  static func uses(of video: ContentKey, catalog: TrendingCatalog, state: TrendingState)
+    -> VideoUses
+  {
+    if let position = catalog.position(of: video, .video) {
+      return catalog.uses(ofVideoAt: position)
+    }
+    guard let posted = state.postedVideos[video] else { return VideoUses(hashtags: []) }
+    return VideoUses(hashtags: posted.hashtags, sound: posted.sound, effect: posted.effect)
+  }
+
+  /// Applies the contribution: journal entries and counters, and views to what the video
+  /// uses.
+  func apply(to state: inout TrendingState, catalog: TrendingCatalog) -> RecordOutcome {
+    switch kind {
+    case .view, .like, .share:
+      return applyEngagement(to: &state, catalog: catalog)
+    case .post:
+      return applyPost(to: &state, catalog: catalog)
+    }
+  }
+
+  private func applyEngagement(to state: inout TrendingState, catalog: TrendingCatalog)
+    -> RecordOutcome
+  {
+    let clock = state.clock(.video)
+    let views: UInt32 = kind == .view ? 1 : 0
+    let weight: UInt8 = kind == .share ? 3 : kind == .like ? 2 : 1
+    let outcome = state.contribute(
+      JournalKey(item: video, actor: user, bucket: clock.bucket(of: time), region: region),
+      JournalEntry(
+        type: .video, user: user, time: time, lastTime: time, weight: weight, views: views))
+    if views > 0, outcome != .tooOld {
+      for (type, item) in Self.uses(of: video, catalog: catalog, state: state).all {
+        state.addViews(views, to: type, item, region: region)
+      }
+    }
+    return outcome
+  }
+
+  private func applyPost(to state: inout TrendingState, catalog: TrendingCatalog)
+    -> RecordOutcome
+  {
+    if let posted {
+      state.recordPost(
+        of: video,
+        PostedVideo(
+          hashtags: posted.hashtags, sound: posted.sound, effect: posted.effect,
+          creator: user, time: time))
+    }
+    let uses = posted ?? Self.uses(of: video, catalog: catalog, state: state)
+    var outcome = RecordOutcome.duplicate
+    for (type, item) in uses.all {
+      // A participant is a creator; a use is a video (with its creator, so that an entry's
+      // user is fixed by its key whatever order the posts come in).
+      let actor =
+        type == .hashtag ? user : ContentKey(rawValue: ContentKey.mix(video.rawValue ^ user.rawValue))
+      let result = state.contribute(
+        JournalKey(item: item, actor: actor, bucket: JournalKey.lifetime, region: region),
+        JournalEntry(type: type, user: user, time: time, lastTime: time, weight: 1, views: 0))
+      if result == .counted { outcome = .counted }
+      if result == .tooOld { return .tooOld }
+    }
+    return outcome
+  }
+}

@@ -1,0 +1,94 @@
+/// One deduplicated contribution to an item's counters, as the journal keeps it.
+///
+/// The journal is what makes the counters exact: every counter is a pure function of the set
+/// of entries (and the landmark), so recording in any order, merging any split, retracting a
+/// user and reopening a saved state all give the same bits.
+///
+/// An entry's key is the item, the actor it deduplicates on and the span it covers: the
+/// viewer and the short-window span for a video (one user counts once per video per span),
+/// the creator and ``JournalKey/lifetime`` for a hashtag (a participant counts once), the
+/// video and its creator, and ``JournalKey/lifetime``, for a sound or effect (a use is a
+/// distinct video). An entry's user is always determined by its key.
+struct JournalKey: Hashable, Sendable {
+  /// The ``bucket`` of a contribution that counts once for the item's whole life.
+  static let lifetime: Int64 = -1 << 62
+
+  var item: ContentKey
+  var actor: ContentKey
+  var bucket: Int64
+  /// The region key, 0 for none. Part of the key, so that an entry's region never changes
+  /// whatever order its events come in; a user seen in two regions within one span counts
+  /// once in each.
+  var region: UInt64
+}
+
+/// What a journal entry holds besides its key.
+///
+/// When several events share a key, the entry keeps the earliest time (its weight is that of
+/// the first time the actor counted) and the strongest kind's weight: choices that do not
+/// depend on the order in which the events came.
+struct JournalEntry: Hashable, Sendable {
+  var type: ContentType
+  /// The user the entry is counted for: distinct users, and retraction.
+  var user: ContentKey
+  /// Seconds since 2001-01-01 of the earliest event.
+  var time: Int64
+  /// Seconds since 2001-01-01 of the latest event: the state's newest time is the latest
+  /// of these, which retraction can recompute.
+  var lastTime: Int64
+  /// The strongest kind's weight: 1 for a view, post or use, 2 for a like, 3 for a share.
+  var weight: UInt8
+  /// How many view events the entry stands for.
+  var views: UInt32
+
+  /// This entry combined with another of the same key: the earliest time, the strongest
+  /// weight, the views added.
+  func merged(with other: JournalEntry) -> JournalEntry {
+    var result = self
+    result.time = min(time, other.time)
+    result.lastTime = max(lastTime, other.lastTime)
+    result.weight = max(weight, other.weight)
+    result.views = views &+ other.views
+    return result
+  }
+
+  /// Whether two entries of one key add the same weight to the counters.
+  func weighsTheSame(as other: JournalEntry) -> Bool {
+    time == other.time && weight == other.weight
+  }
+}
+
+/// The counters of one item, globally or within one region.
+///
+/// Five numbers, 40 bytes: the short and long fixed-point decayed sums and the distinct-user
+/// sketch are derived from the journal; the lifetime views and lifetime distinct actors
+/// (participants of a hashtag, uses of a sound or effect) are added as events come and stay
+/// when old entries leave the journal.
+struct ItemCounters: Sendable, Hashable {
+  var short: UInt64 = 0
+  var long: UInt64 = 0
+  var users = DistinctSketch()
+  var views: UInt32 = 0
+  var lifetimeActors: UInt32 = 0
+
+  /// Whether nothing derived remains (no journal entry counts toward it).
+  var hasNoRecentContribution: Bool { short == 0 && long == 0 && users.isEmpty }
+}
+
+/// A candidate for the lists: an item counter that reached the minimum observed count.
+struct HotItem: Hashable, Sendable {
+  var item: ContentKey
+  var type: ContentType
+  /// The region key, 0 for the global counter.
+  var region: UInt64
+}
+
+/// What a post event said a video uses, for videos the index does not hold (yet).
+struct PostedVideo: Hashable, Sendable {
+  var hashtags: [ContentKey]
+  var sound: ContentKey?
+  var effect: ContentKey?
+  var creator: ContentKey
+  /// Seconds since 2001-01-01 of the earliest post; on a conflict the earliest post wins.
+  var time: Int64
+}

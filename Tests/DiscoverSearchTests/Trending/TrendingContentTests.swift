@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+
+@testable import DiscoverSearch
+
+extension TrendingTests {
+  /// Trending content from events: decay, rising, bots, lists and their gates.
+  @Suite("Trending: content lists")
+  struct TrendingContentTests {
+    let index: DiscoverIndex
+    let clock = ManualClock(TrendingFixtures.start)
+
+    init() throws {
+      index = try TrendingFixtures.makeIndex()
+    }
+
+    func makeTrending(_ configuration: TrendingConfiguration = TrendingFixtures.configuration)
+      -> TrendingContent
+    {
+      TrendingContent(index: index, configuration: configuration, clock: clock.function)
+    }
+
+    @Test func decayHalvesTheObservedCountAtItsHalfLife() throws {
+      let trending = makeTrending()
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "v1", count: 10, over: 0, endingAt: clock.now, userPrefix: "a"))
+      let now = try #require(try trending.explain(.video, id: "v1"))
+      #expect(abs(now.observed - 10) < 1e-3)
+      clock.advance(by: TrendingFixtures.hour)
+      let later = try #require(try trending.explain(.video, id: "v1"))
+      #expect(abs(later.observed - 5) < 1e-3)
+      clock.advance(by: TrendingFixtures.day)
+      let dayLater = try #require(try trending.explain(.video, id: "v1"))
+      // The long window's half-life is a day: 10 → 5 after a day and an hour, nearly.
+      #expect(abs(dayLater.longCount - 10 * pow(2, -25.0 / 24)) < 1e-3)
+    }
+
+    @Test func aBurstFlagsTheVideoRisingOnTheNextRefresh() throws {
+      let trending = makeTrending()
+      try trending.record(
+        contentsOf: TrendingFixtures.steadyViews(
+          of: "v2", perHour: 10, hours: 48, endingAt: clock.now, distinctUsers: 200,
+          userPrefix: "s"))
+      #expect(try trending.list(.video).items.first { $0.id == "v3" } == nil)
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "v3", count: 30, over: 300, endingAt: clock.now, userPrefix: "burst"))
+      let items = try trending.list(.video).items
+      #expect(items.first?.id == "v3")
+      #expect(items.first?.isRising == true)
+      #expect(items.first { $0.id == "v2" }?.isRising == false)
+    }
+
+    @Test func aSteadyHitDropsBelowASmallerRiser() throws {
+      let trending = makeTrending()
+      try trending.record(
+        contentsOf: TrendingFixtures.steadyViews(
+          of: "v1", perHour: 200, hours: 72, endingAt: clock.now, distinctUsers: 5_000,
+          userPrefix: "fan"))
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "v4", count: 25, over: 600, endingAt: clock.now, userPrefix: "new"))
+      let ids = try trending.list(.video).items.map(\.id)
+      let riser = try #require(ids.firstIndex(of: "v4"))
+      let hit = try #require(ids.firstIndex(of: "v1"))
+      #expect(riser < hit)
+      let explanation = try #require(try trending.explain(.video, id: "v1"))
+      #expect(explanation.observed > 100)
+      #expect(!explanation.isRising)
+    }
+
+    @Test func oneUsersTenThousandViewsDoNotTrend() throws {
+      let trending = makeTrending()
+      let events = (0..<10_000).map { number in
+        ContentEvent(.view, video: "v5", user: "bot", at: clock.now - Double(number % 3_000))
+      }
+      let report = try trending.record(contentsOf: events)
+      #expect(report.total == 10_000)
+      #expect(try trending.list(.video).items.isEmpty)
+      let explanation = try #require(try trending.explain(.video, id: "v5"))
+      #expect(explanation.distinctUsers == 1)
+      #expect(explanation.lifetimeViews == 10_000)
+      #expect(!explanation.isListed)
+    }
+
+    @Test func aFewBotsBurstingDoNotRise() throws {
+      let trending = makeTrending()
+      try trending.record(
+        contentsOf: TrendingFixtures.steadyViews(
+          of: "v6", perHour: 20, hours: 48, endingAt: clock.now, distinctUsers: 400,
+          userPrefix: "s"))
+      var bots: [ContentEvent] = []
+      for number in 0..<6_000 {
+        bots.append(
+          ContentEvent(
+            .view, video: "v6", user: "bot\(number % 3)", at: clock.now - Double(number % 600)))
+      }
+      try trending.record(contentsOf: bots)
+      let item = try #require(try trending.list(.video).items.first { $0.id == "v6" })
+      #expect(!item.isRising)
+    }
+
+    @Test func hashtagSoundAndEffectListsCarryTheirDetails() throws {
+      let trending = makeTrending()
+      var events: [ContentEvent] = []
+      for number in 0..<12 {
+        events.append(
+          ContentEvent(
+            .post, video: "new\(number)", user: "creator\(number)", at: clock.now - 60,
+            hashtags: ["#DanceChallenge"], sound: "s1", effect: "e2"))
+      }
+      events += TrendingFixtures.views(
+        of: "v1", count: 20, over: 300, endingAt: clock.now, userPrefix: "a")
+      events += TrendingFixtures.views(
+        of: "v3", count: 10, over: 300, endingAt: clock.now, userPrefix: "b")
+      try trending.record(contentsOf: events)
+
+      let hashtag = try #require(try trending.list(.hashtag).items.first)
+      #expect(hashtag.id == "h1")
+      #expect(hashtag.title == "dancechallenge")
+      #expect(hashtag.isRising)
+      #expect(hashtag.viewCount == 900 + 30)
+      guard case .hashtag(let details) = hashtag.details else {
+        Issue.record("not hashtag details")
+        return
+      }
+      #expect(details.participants == 12)
+      #expect(details.description == "Show your moves")
+      #expect(details.featuredVideoIDs == ["v1", "v3"])
+
+      let sound = try #require(try trending.list(.sound).items.first)
+      #expect(sound.id == "s1")
+      guard case .sound(let soundDetails) = sound.details else {
+        Issue.record("not sound details")
+        return
+      }
+      #expect(soundDetails.videoCount == 10 + 12)
+      #expect(soundDetails.growth > 10)
+      #expect(soundDetails.featuredVideoIDs == ["v1", "v3"])
+
+      let effect = try #require(try trending.list(.effect).items.first)
+      #expect(effect.id == "e2")
+      #expect(effect.title == "Sparkle")
+      guard case .effect(let effectDetails) = effect.details else {
+        Issue.record("not effect details")
+        return
+      }
+      #expect(effectDetails.videoCount == 2 + 12)
+    }
+
+    @Test func itemsTheIndexDoesNotHoldAreCountedButNotListed() throws {
+      let store = InMemoryTrendingStore(configuration: TrendingFixtures.configuration)
+      let trending = TrendingContent(index: index, store: store, clock: clock.function)
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "unknown", count: 20, over: 60, endingAt: clock.now, userPrefix: "a"))
+      #expect(try trending.list(.video).items.isEmpty)
+      let explanation = try #require(try trending.explain(.video, id: "unknown"))
+      #expect(!explanation.isListed)
+      #expect(explanation.reasons.contains { $0.contains("not listed until indexed") })
+
+      let grown = try DiscoverIndex.build(
+        from: TrendingFixtures.documents + [.video(Video(id: "unknown", title: "Now indexed"))])
+      let reindexed = TrendingContent(index: grown, store: store, clock: clock.function)
+      #expect(try reindexed.list(.video).items.map(\.id) == ["unknown"])
+    }
+
+    @Test func theBlocklistKeepsItemsHashtagsAndTheirVideosOut() throws {
+      var configuration = TrendingFixtures.configuration
+      configuration.blocklist = ["#Cooking", "v1"]
+      let trending = makeTrending(configuration)
+      var events: [ContentEvent] = []
+      for video in ["v1", "v2", "v3"] {
+        events += TrendingFixtures.views(
+          of: video, count: 10, over: 60, endingAt: clock.now, userPrefix: video)
+      }
+      for number in 0..<8 {
+        events.append(
+          ContentEvent(
+            .post, video: "p\(number)", user: "c\(number)", at: clock.now,
+            hashtags: ["cooking"]))
+      }
+      try trending.record(contentsOf: events)
+      #expect(try trending.list(.video).items.map(\.id) == ["v3"])
+      #expect(try trending.list(.hashtag).items.isEmpty)
+    }
+
+    @Test func pagesFollowTheCursorWithoutRepeatsAndRegionsFilter() throws {
+      let trending = makeTrending()
+      var events: [ContentEvent] = []
+      for number in 1...9 {
+        events += TrendingFixtures.views(
+          of: "v\(number)", count: 5 + number, over: 60, endingAt: clock.now,
+          userPrefix: "r\(number)-", region: number <= 3 ? "BR" : "US")
+      }
+      try trending.record(contentsOf: events)
+      var seen: [String] = []
+      var cursor: TrendingCursor?
+      repeat {
+        let page = try trending.list(.video, limit: 4, after: cursor)
+        seen += page.items.map(\.id)
+        cursor = page.nextCursor
+        if let cursor {
+          #expect(try TrendingCursor(token: cursor.token) == cursor)
+        }
+      } while cursor != nil
+      #expect(seen == (1...9).reversed().map { "v\($0)" })
+      #expect(try trending.list(.video, region: "br").items.map(\.id) == ["v3", "v2", "v1"])
+      let page = try trending.list(.video, limit: 2)
+      #expect(throws: SearchError.self) {
+        try trending.list(.video, region: "US", after: page.nextCursor)
+      }
+      #expect(throws: SearchError.self) { try TrendingCursor(token: "not a cursor") }
+    }
+
+    @Test func futureEventsAreRecordedAtNowAndScoresStayFinite() throws {
+      let trending = makeTrending()
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "v7", count: 10, over: 60, endingAt: clock.now + 50 * TrendingFixtures.day,
+          userPrefix: "skew"))
+      let explanation = try #require(try trending.explain(.video, id: "v7"))
+      #expect(explanation.observed <= 10 + 1e-9)
+      #expect(explanation.z.isFinite)
+      // A reader whose clock is behind the events reads at the newest event.
+      clock.advance(by: -30 * TrendingFixtures.day)
+      for item in try trending.list(.video).items {
+        #expect(item.score.isFinite)
+      }
+      let behind = try #require(try trending.explain(.video, id: "v7"))
+      #expect(behind.observed <= 10 + 1e-9)
+    }
+
+    @Test func badEventsThrowTypedErrors() throws {
+      let trending = makeTrending()
+      for event in [
+        ContentEvent(.view, video: "", user: "u", at: clock.now),
+        ContentEvent(.view, video: "v1", user: "", at: clock.now),
+        ContentEvent(.view, video: "v1", user: "u", at: Date(timeIntervalSince1970: 0)),
+        ContentEvent(.view, video: "v1", user: "u", at: clock.now, region: ""),
+        ContentEvent(.post, video: "v1", user: "u", at: clock.now, hashtags: ["#"]),
+        ContentEvent(.view, video: String(repeating: "x", count: 2_000), user: "u", at: clock.now),
+      ] {
+        #expect(throws: SearchError.self) { try trending.record(event) }
+      }
+    }
+  }
+}
