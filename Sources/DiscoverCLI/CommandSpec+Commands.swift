@@ -123,36 +123,75 @@ extension CommandSpec {
       .flag("--json", "Write JSON instead of text."),
     ])
 
-  /// `discover trending ...`; only the searches list is in this build.
-  static let trending = CommandSpec(
-    name: "trending",
-    summary: "List the searches rising now (videos, hashtags and sounds come later).",
-    usage: [
-      "trending \(TrendingList.allCases.map(\.rawValue).joined(separator: "|")) --index DIR [--limit N] [--json]"
-    ],
+  /// `discover events EVENTS.jsonl --index DIR`.
+  static let events = CommandSpec(
+    name: "events",
+    summary: "Record view, like, share and post events for trending content.",
+    usage: ["events EVENTS.jsonl --index DIR [--skip-bad-lines] [--now ISO8601] [--json]"],
     discussion: """
-      trending searches lists the queries searched more now than usual, from the searches
-      recorded in DIR/\(AnalyticsFile.fileName) by discover search --user. A query is listed once
-      at least \(AnalyticsConfiguration().minimumDistinctUsers) different users searched it, its latest search found results, and
-      it was searched within about the last hour.
-      Each line shows its score (recent count × log2(1 + velocity)), its recent count (searches
-      weighted by a one-hour half-life), its velocity (the recent rate over the usual, 7-day
-      rate) and how many users searched it. With --json the output is one line
-      {"list":"searches","items":[{"query":...,"score":...,"recentCount":...,
-      "baselineCount":...,"velocity":...,"distinctUsers":...}]}.
-      N is 1 to \(TrendingOptions.maximumLimit) (default 10).
-
-      Trending videos, hashtags and sounds are not in this build yet: asking for them fails.
+      Reads EVENTS.jsonl, one event per line (see README.md, "Event format"):
+      {"kind":"view","video":"v1","user":"u9","at":"2026-12-01T10:00:00Z","region":"US"}
+      with kind one of view, like, share, post; a post may name "hashtags", "sound" and
+      "effect". The events are added to the trending state saved in
+      DIR/\(TrendingContent.stateFileName) (created if missing), which discover trending reads.
+      A bad line stops the command with its line number and nothing is saved; with
+      --skip-bad-lines bad lines are counted and listed, and every valid line is recorded.
+      An event dated after --now (default: the current time) is recorded at --now. With
+      --json the summary is one line {"events":...,"counted":...,"duplicates":...,
+      "tooOld":...,"badLines":...}.
       """,
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
+      .flag("--skip-bad-lines", "Skip and count bad lines instead of stopping at the first."),
+      .value("--now", "ISO8601", "The current time, which caps event times (default: now)."),
+      .flag("--json", "Write the summary as JSON."),
+    ])
+
+  /// `discover trending ...`.
+  static let trending = CommandSpec(
+    name: "trending",
+    summary: "List the videos, hashtags, sounds, effects or searches rising now.",
+    usage: [
+      "trending videos|hashtags|sounds|effects --index DIR [--now ISO8601] [--region R] [--limit N] [--after CURSOR] [--json] [--explain]",
+      "trending searches --index DIR [--now ISO8601] [--limit N] [--json]",
+    ],
+    discussion: """
+      videos, hashtags, sounds and effects come from the events recorded with discover events.
+      An item is listed once at least \(TrendingConfiguration().minimumDistinctUsers) different users engaged with it (viewers of a
+      video; creators posting with a hashtag, sound or effect) and about that many did so in
+      its short window (1 hour for videos, 6 hours for the others); each user counts once
+      per window. Items are ordered by their score z = (O - E) / sqrt(E + 4), the surprise
+      of the short-window count O against the count E the item's own long window (24 hours
+      for videos, 7 days for the others) predicts; "rising" marks z of 3 or more with O at
+      least twice E. Items the index does not hold are counted but not listed. With
+      --region only events of that region count. --after takes the cursor printed after a
+      page. --explain adds O, E, z and the counts behind each item.
+      With --json: {"list":"hashtags","items":[{"id":...,"type":"hashtag","title":...,
+      "score":...,"rising":...,"viewCount":...,"participants":...,"featured":[...]}],
+      "nextCursor":...}; videos carry viewCount, thumbnailURL and createdAt; sounds and
+      effects videoCount, growth and featured.
+
+      trending searches lists the queries searched more now than usual, from the searches
+      recorded in DIR/\(AnalyticsFile.fileName) by discover search --user. A query is listed once
+      at least \(AnalyticsConfiguration().minimumDistinctUsers) different users searched it, its latest search found results, and
+      it was searched within about the last hour; its score is its recent count times
+      log2(1 + velocity). With --json: {"list":"searches","items":[{"query":...,"score":...,
+      "recentCount":...,"baselineCount":...,"velocity":...,"distinctUsers":...}]}.
+      N is 1 to \(TrendingOptions.maximumLimit) (default 10). --now sets the clock (default: the current time).
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .value("--now", "ISO8601", "The current time (default: now)."),
+      .value("--region", "R", "Only events of this region, such as US."),
       .value(
         "--limit", "N", "Items to list, 1 to \(TrendingOptions.maximumLimit) (default 10)."),
+      .value("--after", "CURSOR", "The next page: the cursor printed after the previous one."),
+      .flag("--explain", "Show how each item's score is computed."),
       .flag("--json", "Write JSON instead of text."),
     ])
 
   /// The subcommands, in help order (`help` is handled apart).
-  static let all: [CommandSpec] = [.index, .search, .suggest, .trending]
+  static let all: [CommandSpec] = [.index, .search, .suggest, .events, .trending]
 
   /// The subcommand called `name`.
   static func named(_ name: String) -> CommandSpec? {

@@ -74,6 +74,8 @@ public enum DiscoverCLI {
       try SuggestCommand(options: options).run(console: console)
     case .batchSuggest(let options):
       try BatchSuggestCommand(options: options).run(console: console)
+    case .events(let options):
+      try EventsCommand(options: options).run(console: console)
     case .trending(let options):
       try TrendingCommand(options: options).run(console: console)
     }

@@ -1,4 +1,5 @@
 import DiscoverSearch
+import Foundation
 
 /// A parsed `discover` command line: what to do, with every value checked.
 enum DiscoverCommand: Equatable, Sendable {
@@ -16,7 +17,9 @@ enum DiscoverCommand: Equatable, Sendable {
   case suggest(SuggestCommandOptions)
   /// Complete the prefixes of a query file.
   case batchSuggest(BatchSuggestOptions)
-  /// List trending items (only trending searches are in this build).
+  /// Record an event file into an index directory's trending state.
+  case events(EventsOptions)
+  /// List trending videos, hashtags, sounds, effects or searches.
   case trending(TrendingOptions)
 
   /// Parses the arguments after the program name.
@@ -67,6 +70,7 @@ enum DiscoverCommand: Equatable, Sendable {
         return .batchSuggest(try BatchSuggestOptions(&reader))
       }
       return .suggest(try SuggestCommandOptions(&reader))
+    case "events": return .events(try EventsOptions(&reader))
     default: return .trending(try TrendingOptions(&reader))
     }
   }
@@ -328,7 +332,19 @@ enum TrendingList: String, CaseIterable, Sendable {
   case videos
   case hashtags
   case sounds
+  case effects
   case searches
+
+  /// The content type of a content list; `nil` for searches.
+  var contentType: ContentType? {
+    switch self {
+    case .videos: .video
+    case .hashtags: .hashtag
+    case .sounds: .sound
+    case .effects: .effect
+    case .searches: nil
+    }
+  }
 }
 
 /// `discover trending` settings.
@@ -344,6 +360,14 @@ struct TrendingOptions: Equatable, Sendable {
   var limit: Int = 10
   /// Whether to write JSON.
   var writesJSON = false
+  /// The clock's "now"; `nil` for the current time.
+  var now: Date?
+  /// Only events of this region.
+  var region: String?
+  /// The previous page's cursor token.
+  var cursor: String?
+  /// Whether each item explains its score.
+  var explains = false
 
   /// Creates settings; the limit defaults to 10, as text.
   init(list: TrendingList, indexDirectory: String, limit: Int = 10, writesJSON: Bool = false) {
@@ -367,6 +391,43 @@ struct TrendingOptions: Equatable, Sendable {
     try reader.rejectExtraPositionals()
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     limit = try reader.limit(maximum: Self.maximumLimit) ?? 10
+    writesJSON = reader.parsed.contains("--json")
+    now = try reader.date("--now")
+    region = reader.parsed.values["--region"]
+    cursor = reader.parsed.values["--after"]
+    explains = reader.parsed.contains("--explain")
+    if let region, region.isEmpty || region.utf8.count > TrendingContent.maximumRegionLength {
+      throw CommandError.usage(
+        "--region takes a region code of 1 to \(TrendingContent.maximumRegionLength) characters, such as US",
+        command: "trending")
+    }
+    if list == .searches, region != nil || cursor != nil || explains {
+      throw CommandError.usage(
+        "trending searches has no regions, pages or explanations; --region, --after and --explain apply to videos, hashtags, sounds and effects",
+        command: "trending")
+    }
+  }
+}
+
+/// `discover events EVENTS.jsonl --index DIR` settings.
+struct EventsOptions: Equatable, Sendable {
+  /// The event file to read (JSON Lines).
+  var eventsPath: String
+  /// The index directory whose trending state records them.
+  var indexDirectory: String
+  /// Whether bad lines are skipped and counted instead of stopping.
+  var skipsBadLines = false
+  /// The clock's "now", which caps event times; `nil` for the current time.
+  var now: Date?
+  /// Whether to write the report as JSON.
+  var writesJSON = false
+
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    eventsPath = try reader.positional(named: "EVENTS.jsonl", purpose: "the event file to record")
+    try reader.rejectExtraPositionals()
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+    skipsBadLines = reader.parsed.contains("--skip-bad-lines")
+    now = try reader.date("--now")
     writesJSON = reader.parsed.contains("--json")
   }
 }
@@ -451,6 +512,17 @@ struct ArgumentReader {
         command: command)
     }
     return limit
+  }
+
+  /// The date of an ISO 8601 option, if given.
+  func date(_ option: String) throws(CommandError) -> Date? {
+    guard let text = parsed.values[option] else { return nil }
+    guard let date = ISO8601.date(from: text) else {
+      throw CommandError.usage(
+        "\(option) takes an ISO 8601 time such as 2026-12-01T10:00:00Z, got '\(text)'",
+        command: command)
+    }
+    return date
   }
 
   /// The `--user` value, if given, checked to be non-empty.

@@ -149,13 +149,17 @@ enum AnalyticsFile {
   ///
   /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the path is a
   ///   directory, or the file is damaged or cannot be read.
-  static func openIfPresent(indexDirectory: String) throws(CommandError) -> QueryAnalytics? {
+  static func openIfPresent(
+    indexDirectory: String, clock: @escaping @Sendable () -> Date = { Date() }
+  ) throws(CommandError) -> QueryAnalytics? {
     let path = path(inIndexDirectory: indexDirectory)
     guard FileChecks.entry(at: path) != .missing else { return nil }
-    return try open(path)
+    return try open(path, clock: clock)
   }
 
-  private static func open(_ path: String) throws(CommandError) -> QueryAnalytics {
+  private static func open(
+    _ path: String, clock: @escaping @Sendable () -> Date = { Date() }
+  ) throws(CommandError) -> QueryAnalytics {
     let quoted = TextFormatting.shellQuoted(path)
     let startOver =
       "To start over, delete it (the searches recorded in it are lost): rm -f \(quoted) \(TextFormatting.shellQuoted(path + "-wal")) \(TextFormatting.shellQuoted(path + "-shm"))"
@@ -165,7 +169,7 @@ enum AnalyticsFile {
         code: .invalidArgument)
     }
     do {
-      return try QueryAnalytics(path: path)
+      return try QueryAnalytics(path: path, clock: clock)
     } catch let error as SearchError where error.code == .corruptIndex {
       throw CommandError(
         error,

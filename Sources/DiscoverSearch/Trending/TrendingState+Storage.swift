@@ -253,6 +253,9 @@ struct ByteReader {
 }
 
 extension TrendingContent {
+  /// The name of the trending state file inside an index directory.
+  public static let stateFileName = TrendingFile.fileName
+
   /// Saves the trending state into `directory` (an index directory, created if needed),
   /// atomically: written to a temporary file, flushed, renamed over
   /// `trending.dstrend`, and the directory flushed, so a crash leaves the old file or the
