@@ -17,13 +17,13 @@ struct CLIHelpAndUnavailableTests {
     let result = CLITestSupport.run(arguments)
     #expect(result.status == 0)
     #expect(result.errors.isEmpty)
-    for command in ["index", "search", "suggest", "trending"] {
+    for command in ["index", "search", "suggest", "events", "trending"] {
       #expect(result.output.contains("  discover \(command) "))
     }
     #expect(result.output.contains("Exit status"))
   }
 
-  @Test(arguments: ["index", "search", "suggest", "trending"])
+  @Test(arguments: ["index", "search", "suggest", "events", "trending"])
   func eachCommandHasItsOwnHelp(_ command: String) {
     let viaFlag = CLITestSupport.run([command, "--help"])
     let viaHelp = CLITestSupport.run(["help", command])
@@ -40,15 +40,6 @@ struct CLIHelpAndUnavailableTests {
     #expect(result.errors.contains("Did you mean search?"))
   }
 
-  @Test(arguments: ["videos", "hashtags", "sounds"])
-  func trendingListsOtherThanSearchesAreNotAvailableYetAndSaySo(_ list: String) {
-    let result = CLITestSupport.run(["trending", list, "--index", "/tmp/whatever"])
-    #expect(result.status == 1)
-    #expect(result.output.isEmpty, "no fake answer")
-    #expect(result.errors.contains("discover trending \(list) is not available in this build yet"))
-    #expect(result.errors.contains("discover trending searches --index"))
-  }
-
   @Test func helpNoLongerCallsSuggestOrTrendingSearchesUnbuilt() {
     let overview = CLITestSupport.run(["help"]).output
     let suggest = CLITestSupport.run(["help", "suggest"]).output
@@ -60,13 +51,12 @@ struct CLIHelpAndUnavailableTests {
     #expect(CLITestSupport.run(["help", "search"]).output.contains("--prefix"))
   }
 
-  @Test func unavailableCommandsStillCheckTheirArguments() {
-    let result = CLITestSupport.run(["trending", "effects", "--index", "i"])
+  @Test func trendingChecksItsListName() {
+    let result = CLITestSupport.run(["trending", "effect", "--index", "i"])
     #expect(result.status == 2)
-    #expect(result.errors.contains("unknown trending list 'effects'"))
+    #expect(result.errors.contains("unknown trending list 'effect'"))
   }
 }
-
 @Suite("TextFormatting")
 struct CLITextFormattingTests {
   static let groupedNumbers: [(Int, String)] = [
