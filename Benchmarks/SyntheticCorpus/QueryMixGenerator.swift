@@ -68,6 +68,9 @@ public struct QueryMixGenerator: Sendable {
     case .sound(let sound):
       let title = Self.bounded(sound.title)
       if !title.isEmpty { soundTitles.add(title) }
+    case .effect:
+      // Effects are not searched: no query names one.
+      break
     }
   }
 

@@ -13,20 +13,21 @@ public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible {
     case notAnObject
     /// The object has no `type`, or `type` is `null`.
     case missingType
-    /// `type` is a string other than `video`, `user`, `hashtag` or `sound`.
+    /// `type` is a string other than `video`, `user`, `hashtag`, `sound` or `effect`.
     case unknownType(String)
     /// The object has no `id`, or it is `null` or the empty string.
     case missingID
     /// An earlier line of the file already used this `id` (ids are unique across all types).
     case duplicateID(String, firstLine: Int)
     /// A field the type requires (a video's `title`, a user's `username`, a hashtag's `name`,
-    /// a sound's `title`) is missing or `null`.
+    /// a sound's `title`, an effect's `name`) is missing or `null`.
     case missingField(String)
     /// A field this type knows appears twice in the object, so its value is ambiguous.
     case duplicateField(String)
     /// A field holds the wrong kind of value; `expected` describes the right one.
     case wrongFieldType(field: String, expected: String)
-    /// A count (`viewCount`, `likeCount`, `followerCount`, `videoCount`) is negative.
+    /// A count (`viewCount`, `likeCount`, `followerCount`, `videoCount`, `useCount`) is
+    /// negative.
     case negativeCount(field: String, value: Int)
     /// A date field holds a string that is not an ISO 8601 timestamp with a time zone
     /// (`2026-10-01T12:00:00Z`).
@@ -35,7 +36,7 @@ public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible {
     case lineTooLong(bytes: Int)
 
     /// The valid `type` values, for messages.
-    static let validTypes = SearchResultType.allCases.map(\.rawValue).joined(separator: ", ")
+    static let validTypes = DocumentKind.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The reason in words, with a hint of how to fix the line.
     public var description: String {

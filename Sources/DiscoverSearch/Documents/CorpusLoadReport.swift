@@ -8,7 +8,7 @@ public struct CorpusLoadReport: Sendable, Hashable {
 
   /// Lines read, including blank and bad ones.
   public internal(set) var lineCount = 0
-  /// Documents delivered, of every type.
+  /// Documents delivered, of every type, effects included.
   public internal(set) var documentCount = 0
   /// Lines holding only whitespace, skipped without an issue.
   public internal(set) var blankLineCount = 0
@@ -16,8 +16,8 @@ public struct CorpusLoadReport: Sendable, Hashable {
   public internal(set) var issueCount = 0
   /// The first ``maximumKeptIssues`` issues, in line order.
   public internal(set) var issues: [CorpusIssue] = []
-  /// Documents delivered per type, indexed by ``SearchResultType/index``.
-  private var countsByType = [0, 0, 0, 0]
+  /// Documents delivered per kind, indexed by `DocumentKind.index` (effects last).
+  private var countsByKind = [0, 0, 0, 0, 0]
 
   /// Creates an empty report.
   public init() {}
@@ -27,12 +27,15 @@ public struct CorpusLoadReport: Sendable, Hashable {
 
   /// How many documents of `type` were delivered.
   public func documentCount(of type: SearchResultType) -> Int {
-    countsByType[type.index]
+    countsByKind[type.index]
   }
 
-  mutating func recordDocument(of type: SearchResultType) {
+  /// How many effects were delivered (effects have no ``SearchResultType``).
+  public var effectCount: Int { countsByKind[DocumentKind.effect.index] }
+
+  mutating func recordDocument(of kind: DocumentKind) {
     documentCount += 1
-    countsByType[type.index] += 1
+    countsByKind[kind.index] += 1
   }
 
   mutating func record(_ issue: CorpusIssue) {

@@ -18,8 +18,8 @@ public enum CorpusErrorPolicy: Sendable, Hashable {
 /// may end in LF or CRLF; line 1 may start with a UTF-8 byte order mark; the last line needs
 /// no line feed; blank lines are skipped silently. Each other line either becomes a
 /// ``Document`` or is reported as a ``CorpusIssue``: invalid JSON or UTF-8, not an object, a
-/// missing or unknown `type`, a missing or repeated `id` (ids are unique across all four
-/// types; the later line is the bad one), a missing required field, a field of the wrong
+/// missing or unknown `type`, a missing or repeated `id` (ids are unique across all types,
+/// effects included; the later line is the bad one), a missing required field, a field of the wrong
 /// type, a negative count, a bad date, or a line longer than 16 MiB. Nothing is dropped
 /// silently. See ``Document/init(jsonLine:)`` for the field rules.
 ///
@@ -186,7 +186,7 @@ private struct CorpusLoadState {
       try reject(CorpusIssue(line: number, reason: .duplicateID(id, firstLine: firstLine)))
       return
     }
-    report.recordDocument(of: document.type)
+    report.recordDocument(of: document.kind)
     try body(document)
   }
 

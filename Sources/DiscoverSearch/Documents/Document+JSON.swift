@@ -11,10 +11,11 @@ struct DocumentDecodingError: Error, Hashable {
 extension Document {
   /// Decodes one corpus line (the corpus format of ``CorpusLoader``) into a document.
   ///
-  /// The line is one JSON object with a `type` (`video`, `user`, `hashtag` or `sound`), a
-  /// non-empty string `id` (an integer id is accepted and becomes its decimal string), the
-  /// type's required field (a video's and a sound's `title`, a user's `username`, a hashtag's
-  /// `name`) and any optional fields, which may be missing or `null`. Counts are non-negative
+  /// The line is one JSON object with a `type` (`video`, `user`, `hashtag`, `sound` or
+  /// `effect`), a non-empty string `id` (an integer id is accepted and becomes its decimal
+  /// string), the type's required field (a video's and a sound's `title`, a user's `username`,
+  /// a hashtag's and an effect's `name`) and any optional fields, which may be missing or
+  /// `null`. A video's `creator`, `sound` and `effect` are ids. Counts are non-negative
   /// integers (`12.0` counts as 12; `1.5` does not), `verified` is a boolean, `createdAt` an
   /// ISO 8601 timestamp with a time zone (`2026-10-01T12:00:00Z`, `2026-10-01 14:00:00.5+02:00`),
   /// `hashtags` an array of strings. Unknown fields are
@@ -60,7 +61,7 @@ extension Document {
   /// - Complexity: O(*n*) in the size of the document's text.
   package func write(to writer: inout JSONWriter) {
     writer.beginObject()
-    writer.field("type", type.rawValue)
+    writer.field("type", kind.rawValue)
     writer.field("id", id)
     switch self {
     case .video(let video):
@@ -69,6 +70,7 @@ extension Document {
       writer.field("hashtags", video.hashtags)
       if let creator = video.creator { writer.field("creator", creator) }
       if let sound = video.sound { writer.field("sound", sound) }
+      if let effect = video.effect { writer.field("effect", effect) }
       writer.field("viewCount", video.viewCount)
       writer.field("likeCount", video.likeCount)
       if let createdAt = video.createdAt {
@@ -90,6 +92,10 @@ extension Document {
       writer.field("title", sound.title)
       if let artist = sound.artist { writer.field("artist", artist) }
       writer.field("videoCount", sound.videoCount)
+    case .effect(let effect):
+      writer.field("name", effect.name)
+      if let thumbnailURL = effect.thumbnailURL { writer.field("thumbnailURL", thumbnailURL) }
+      writer.field("useCount", effect.useCount)
     }
     writer.endObject()
   }
@@ -143,6 +149,7 @@ struct DocumentDecoder {
 private enum DocumentField: String, CaseIterable {
   case type, id, title, description, hashtags, creator, sound, viewCount, likeCount, createdAt
   case thumbnailURL, username, displayName, bio, followerCount, verified, name, videoCount, artist
+  case effect, useCount
 
   /// The field named by the UTF-8 bytes `name`, compared byte for byte.
   ///
@@ -165,12 +172,13 @@ private enum DocumentField: String, CaseIterable {
     case 3: return equals("bio") ? .bio : nil
     case 4: return equals("type") ? .type : equals("name") ? .name : nil
     case 5: return equals("title") ? .title : equals("sound") ? .sound : nil
-    case 6: return equals("artist") ? .artist : nil
+    case 6: return equals("artist") ? .artist : equals("effect") ? .effect : nil
     case 7: return equals("creator") ? .creator : nil
     case 8:
       return equals("hashtags")
         ? .hashtags
-        : equals("username") ? .username : equals("verified") ? .verified : nil
+        : equals("username")
+          ? .username : equals("verified") ? .verified : equals("useCount") ? .useCount : nil
     case 9:
       return equals("viewCount")
         ? .viewCount
@@ -185,16 +193,17 @@ private enum DocumentField: String, CaseIterable {
   }
 
   /// The fields each type reads; a repeat of any other field is an ignored unknown field.
-  static func fields(of type: SearchResultType) -> [DocumentField] {
-    switch type {
+  static func fields(of kind: DocumentKind) -> [DocumentField] {
+    switch kind {
     case .video:
       [
-        .type, .id, .title, .description, .hashtags, .creator, .sound, .viewCount, .likeCount,
-        .createdAt, .thumbnailURL,
+        .type, .id, .title, .description, .hashtags, .creator, .sound, .effect, .viewCount,
+        .likeCount, .createdAt, .thumbnailURL,
       ]
     case .user: [.type, .id, .username, .displayName, .bio, .followerCount, .verified]
     case .hashtag: [.type, .id, .name, .description, .viewCount, .videoCount]
     case .sound: [.type, .id, .title, .artist, .videoCount]
+    case .effect: [.type, .id, .name, .thumbnailURL, .useCount]
     }
   }
 }
@@ -210,39 +219,40 @@ private struct DocumentFields {
     values[field.index]
   }
 
-  func firstRepeatedField(amongFieldsOf type: SearchResultType) -> DocumentField? {
+  func firstRepeatedField(amongFieldsOf kind: DocumentKind) -> DocumentField? {
     guard repeated != 0 else { return nil }
-    return DocumentField.fields(of: type).first { repeated & (1 << $0.index) != 0 }
+    return DocumentField.fields(of: kind).first { repeated & (1 << $0.index) != 0 }
   }
 
   /// The document these fields describe, checked against the corpus format.
   func document() throws(DocumentDecodingError) -> Document {
-    let type: SearchResultType
+    let kind: DocumentKind
     switch self[.type] {
     case nil, .null?:
       throw DocumentDecodingError(.missingType)
     case .string(let name)?:
-      guard let known = SearchResultType(rawValue: name) else {
+      guard let known = DocumentKind(rawValue: name) else {
         throw DocumentDecodingError(.unknownType(name))
       }
-      type = known
+      kind = known
     default:
       throw DocumentDecodingError(
         .wrongFieldType(
           field: "type", expected: "a string, one of \(CorpusIssue.Reason.validTypes)"))
     }
-    if let repeated = firstRepeatedField(amongFieldsOf: type) {
+    if let repeated = firstRepeatedField(amongFieldsOf: kind) {
       throw DocumentDecodingError(.duplicateField(repeated.rawValue))
     }
     let id = try id()
-    switch type {
+    switch kind {
     case .video:
       return .video(
         Video(
           id: id, title: try requiredString(.title),
           description: try optionalString(.description), hashtags: try strings(.hashtags),
           creator: try optionalReference(.creator), sound: try optionalReference(.sound),
-          viewCount: try count(.viewCount), likeCount: try count(.likeCount),
+          effect: try optionalReference(.effect), viewCount: try count(.viewCount),
+          likeCount: try count(.likeCount),
           createdAt: try date(.createdAt), thumbnailURL: try optionalString(.thumbnailURL)))
     case .user:
       return .user(
@@ -260,6 +270,11 @@ private struct DocumentFields {
         Sound(
           id: id, title: try requiredString(.title), artist: try optionalString(.artist),
           videoCount: try count(.videoCount)))
+    case .effect:
+      return .effect(
+        Effect(
+          id: id, name: try requiredString(.name), thumbnailURL: try optionalString(.thumbnailURL),
+          useCount: try count(.useCount)))
     }
   }
 
@@ -389,6 +404,8 @@ extension DocumentField {
     case .name: 16
     case .videoCount: 17
     case .artist: 18
+    case .effect: 19
+    case .useCount: 20
     }
   }
 }

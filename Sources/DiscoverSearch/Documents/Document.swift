@@ -1,4 +1,4 @@
-/// One document of any of the four content types.
+/// One document of any of the four searchable content types, or an effect.
 public enum Document: Sendable, Hashable {
   /// A short video.
   case video(Video)
@@ -8,6 +8,8 @@ public enum Document: Sendable, Hashable {
   case hashtag(Hashtag)
   /// A sound that videos use.
   case sound(Sound)
+  /// A camera effect that videos use; stored for the trending lists, never searched.
+  case effect(Effect)
 
   /// The document's identifier.
   public var id: String {
@@ -16,18 +18,15 @@ public enum Document: Sendable, Hashable {
     case .user(let user): user.id
     case .hashtag(let hashtag): hashtag.id
     case .sound(let sound): sound.id
+    case .effect(let effect): effect.id
     }
   }
 
-  /// The document's content type.
-  public var type: SearchResultType {
-    switch self {
-    case .video: .video
-    case .user: .user
-    case .hashtag: .hashtag
-    case .sound: .sound
-    }
-  }
+  /// The document's searchable content type, or `nil` for an ``Effect``.
+  ///
+  /// Effects are not searched (there is no effect tab), so no ``SearchResultType`` describes
+  /// one; switch over the document itself to tell effects apart.
+  public var type: SearchResultType? { kind.searchResultType }
 }
 
 /// The four content types a search can return; the app's `SearchResultType`.

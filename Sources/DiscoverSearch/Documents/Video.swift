@@ -17,6 +17,8 @@ public struct Video: Sendable, Hashable, Codable {
   public var creator: String?
   /// The id of the ``Sound`` the video uses.
   public var sound: String?
+  /// The id of the ``Effect`` the video uses.
+  public var effect: String?
   /// How many times the video was watched.
   public var viewCount: Int
   /// How many likes the video has.
@@ -29,8 +31,8 @@ public struct Video: Sendable, Hashable, Codable {
   /// Creates a video.
   public init(
     id: String, title: String, description: String? = nil, hashtags: [String] = [],
-    creator: String? = nil, sound: String? = nil, viewCount: Int = 0, likeCount: Int = 0,
-    createdAt: Date? = nil, thumbnailURL: String? = nil
+    creator: String? = nil, sound: String? = nil, effect: String? = nil, viewCount: Int = 0,
+    likeCount: Int = 0, createdAt: Date? = nil, thumbnailURL: String? = nil
   ) {
     self.id = id
     self.title = title
@@ -38,6 +40,7 @@ public struct Video: Sendable, Hashable, Codable {
     self.hashtags = hashtags
     self.creator = creator
     self.sound = sound
+    self.effect = effect
     self.viewCount = viewCount
     self.likeCount = likeCount
     self.createdAt = createdAt

@@ -183,6 +183,23 @@ struct StringColumnBuilder: Sendable {
     offsets.append(UInt32(truncatingIfNeeded: byteCount))
   }
 
+  /// Appends one string made of `parts`, each followed by the byte `terminator`: a list of
+  /// strings as one entry (see ``StringListColumn``).
+  ///
+  /// - Complexity: O(n) in the parts' total length.
+  mutating func append(_ parts: [String], eachFollowedBy terminator: UInt8) {
+    if !parts.isEmpty {
+      GrowableStore.makeUnique(&store)
+      let store = store
+      for part in parts {
+        var part = part
+        part.withUTF8 { store.buffer.append(contentsOf: $0) }
+        store.buffer.append(terminator)
+      }
+    }
+    offsets.append(UInt32(truncatingIfNeeded: byteCount))
+  }
+
   /// Makes room for `added` more strings' offsets.
   mutating func reserveCapacity(adding added: Int) {
     offsets.reserveCapacity(adding: added)

@@ -12,6 +12,7 @@ extension IndexSnapshot {
       ("video columns", videos.byteCount),
       ("user columns", users.byteCount),
       ("hashtag and sound columns", hashtags.byteCount + sounds.byteCount),
+      ("effect columns", effects.byteCount),
       ("suggestion dictionaries", suggestionCache.byteCount),
       ("exact name filters", exactNames.byteCount),
     ]

@@ -57,10 +57,25 @@ struct VideoColumns: Sendable {
   /// The sound's ``DocID``, or `UInt32.max`.
   let sounds: Column<UInt32>
   let thumbnails: URLColumn
-  /// Creator and sound ids that name no document in the index, kept so results still
-  /// report them: the video, whether it is the creator or the sound, and the id. Sorted by
-  /// video.
+  /// The hashtags as each video's document wrote them (`DanceChallenge`), for the trending
+  /// lists (``IndexSnapshot/catalogVideo(at:)`` folds them).
+  let hashtags: StringListColumn
+  /// Each video's effect as its number in ``EffectColumns`` plus one, 0 for none: one byte a
+  /// video for up to 254 effects, two for up to 65,534. Empty when no video has an effect,
+  /// as in a corpus without effects; read it with ``effect(ofVideo:)``.
+  let effects: IntegerColumn
+  /// Creator, sound and effect ids that name no document of their kind in the index, kept
+  /// so results and the catalog still report them: the video, which reference it is, and
+  /// the id. Sorted by video.
   let unresolvedReferences: [UnresolvedReference]
+
+  /// The number in ``EffectColumns`` of the effect video `video` uses, or `nil`.
+  @inline(__always)
+  func effect(ofVideo video: Int) -> Int? {
+    guard video < effects.count else { return nil }
+    let number = effects[video]
+    return number == 0 ? nil : number - 1
+  }
 
   /// The unresolved references of `video`, found by binary search.
   func unresolvedReferences(of video: UInt32) -> ArraySlice<UnresolvedReference> {
@@ -77,14 +92,32 @@ struct VideoColumns: Sendable {
 
   var byteCount: Int {
     viewCounts.byteCount + likeCounts.byteCount + createdAt.byteCount + creators.byteCount
-      + sounds.byteCount + thumbnails.byteCount + unresolvedReferences.count * 24
+      + sounds.byteCount + thumbnails.byteCount + hashtags.byteCount + effects.byteCount
+      + unresolvedReferences.count * 24
   }
 }
 
-/// A video's creator or sound id that names no document.
+/// A video's creator, sound or effect id that names no document of that kind.
 struct UnresolvedReference: Sendable, Hashable {
+  /// Which of a video's references an ``UnresolvedReference`` is; the raw value is stored
+  /// in index files.
+  enum Kind: UInt8, Sendable, Hashable {
+    case creator = 0
+    case sound = 1
+    case effect = 2
+
+    /// The kind of document the reference names.
+    var documentKind: DocumentKind {
+      switch self {
+      case .creator: .user
+      case .sound: .sound
+      case .effect: .effect
+      }
+    }
+  }
+
   var video: UInt32
-  var isSound: Bool
+  var kind: Kind
   var id: String
 }
 
@@ -106,8 +139,10 @@ struct UserColumns: Sendable {
 struct HashtagColumns: Sendable {
   let viewCounts: IntegerColumn
   let videoCounts: IntegerColumn
+  /// The challenge descriptions, for the trending lists; empty for none.
+  let descriptions: StringColumn
 
-  var byteCount: Int { viewCounts.byteCount + videoCounts.byteCount }
+  var byteCount: Int { viewCounts.byteCount + videoCounts.byteCount + descriptions.byteCount }
 }
 
 /// Per-sound values.
@@ -116,6 +151,23 @@ struct SoundColumns: Sendable {
   let artists: StringColumn
 
   var byteCount: Int { videoCounts.byteCount + artists.byteCount }
+}
+
+/// The effects, in the order they were added: stored for the trending lists, not searched,
+/// so they have no partition.
+struct EffectColumns: Sendable {
+  let ids: StringColumn
+  let names: StringColumn
+  /// Keyed by the effect's id, as video thumbnails are.
+  let thumbnails: URLColumn
+  let useCounts: IntegerColumn
+
+  /// The number of effects.
+  var count: Int { ids.count }
+
+  var byteCount: Int {
+    ids.byteCount + names.byteCount + thumbnails.byteCount + useCounts.byteCount
+  }
 }
 
 /// An immutable, searchable state of the index, published by a commit.
@@ -133,6 +185,7 @@ final class IndexSnapshot: Sendable {
   let users: UserColumns
   let hashtags: HashtagColumns
   let sounds: SoundColumns
+  let effects: EffectColumns
   /// Popularity and recency factors computed for searches of this snapshot.
   let staticFactors = StaticFactorCache()
   /// The sorted term dictionary and phrase dictionary of suggestions, built on first use.
@@ -143,7 +196,8 @@ final class IndexSnapshot: Sendable {
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
-    videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns
+    videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns,
+    effects: EffectColumns
   ) {
     self.configuration = configuration
     self.terms = terms
@@ -152,6 +206,7 @@ final class IndexSnapshot: Sendable {
     self.users = users
     self.hashtags = hashtags
     self.sounds = sounds
+    self.effects = effects
   }
 
   /// An index with no documents.
@@ -164,14 +219,15 @@ final class IndexSnapshot: Sendable {
   @inline(__always)
   func partition(_ type: SearchResultType) -> TypePartition { partitions[type.index] }
 
-  /// The number of documents of every type.
+  /// The number of documents of every searchable type (effects are not counted).
   var documentCount: Int { partitions.reduce(0) { $0 + $1.documentCount } }
 
-  /// The bytes the index holds in memory: postings, dictionary, columns, stored text, and
-  /// the suggestion structures and exact name filters once they are built.
+  /// The bytes the index holds in memory: postings, dictionary, columns, stored text (the
+  /// effects and what the trending lists read included), and the suggestion structures and
+  /// exact name filters once they are built.
   var memoryBytes: Int {
     partitions.reduce(0) { $0 + $1.byteCount } + terms.memoryBytes + videos.byteCount
-      + users.byteCount + hashtags.byteCount + sounds.byteCount + suggestionCache.byteCount
-      + exactNames.byteCount
+      + users.byteCount + hashtags.byteCount + sounds.byteCount + effects.byteCount
+      + suggestionCache.byteCount + exactNames.byteCount
   }
 }

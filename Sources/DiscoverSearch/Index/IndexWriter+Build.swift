@@ -11,8 +11,11 @@ extension IndexWriter {
   /// - Complexity: O(t + v) for t tokens and v distinct terms.
   func makeSnapshot() throws -> IndexSnapshot {
     let textColumns =
-      builders.flatMap { [$0.ids, $0.titles] } + [userDisplayNames, soundArtists]
-    guard textColumns.allSatisfy(\.fitsOffsets), terms.arena.count <= Int(UInt32.max) else {
+      builders.flatMap { [$0.ids, $0.titles] }
+      + [userDisplayNames, hashtagDescriptions, soundArtists, effectIDs, effectNames]
+    guard textColumns.allSatisfy(\.fitsOffsets), videoHashtags.fitsOffsets,
+      terms.arena.count <= Int(UInt32.max)
+    else {
       throw SearchError(
         .invalidArgument,
         "the stored text exceeds 4 GB in one column; split the collection into several indexes")
@@ -20,15 +23,20 @@ extension IndexWriter {
     let termCount = terms.count
     let userCount = builders[SearchResultType.user.index].documentCount
 
-    // Most creators and sounds were resolved as their videos were added; look up the rest
-    // again, now that every document is known.
+    // Most creators, sounds and effects were resolved as their videos were added; look up
+    // the rest again, now that every document is known.
     var creators = videoCreators
     var sounds = videoSounds
+    var effects = videoEffects
     var unresolved: [UnresolvedReference] = []
     for reference in pendingReferences {
       let video = Int(reference.video)
-      if let document = resolve(reference.id, as: reference.isSound ? .sound : .user) {
-        if reference.isSound { sounds[video] = document } else { creators[video] = document }
+      if let document = resolve(reference.id, as: reference.kind.documentKind) {
+        switch reference.kind {
+        case .creator: creators[video] = document
+        case .sound: sounds[video] = document
+        case .effect: effects[video] = document
+        }
       } else {
         unresolved.append(reference)
       }
@@ -53,7 +61,7 @@ extension IndexWriter {
     }
 
     let references = unresolved.map {
-      UnresolvedReference(video: videoOrder.rank[Int($0.video)], isSound: $0.isSound, id: $0.id)
+      UnresolvedReference(video: videoOrder.rank[Int($0.video)], kind: $0.kind, id: $0.id)
     }.sorted { $0.video < $1.video }
     let videos = VideoColumns(
       viewCounts: IntegerColumn(videoOrder.apply(videoViews)),
@@ -63,7 +71,8 @@ extension IndexWriter {
       creators: Column(videoOrder.apply(creators).map(userOrder.renumber)),
       sounds: Column(videoOrder.apply(sounds).map(soundOrder.renumber)),
       thumbnails: videoThumbnails.build().permuted(by: videoOrder),
-      unresolvedReferences: references)
+      hashtags: videoHashtags.build(in: videoOrder),
+      effects: Self.effectColumn(effects, in: videoOrder), unresolvedReferences: references)
     let users = UserColumns(
       followerCounts: IntegerColumn(userOrder.apply(userFollowers)),
       videoCounts: IntegerColumn(userOrder.apply(userVideoCounts).map { Int($0) }),
@@ -71,14 +80,30 @@ extension IndexWriter {
       displayNames: userDisplayNames.build(in: userOrder))
     let hashtags = HashtagColumns(
       viewCounts: IntegerColumn(hashtagOrder.apply(hashtagViews)),
-      videoCounts: IntegerColumn(hashtagOrder.apply(hashtagVideos)))
+      videoCounts: IntegerColumn(hashtagOrder.apply(hashtagVideos)),
+      descriptions: hashtagDescriptions.build(in: hashtagOrder))
     let soundColumns = SoundColumns(
       videoCounts: IntegerColumn(soundOrder.apply(soundVideos)),
       artists: soundArtists.build(in: soundOrder))
+    let effectColumns = EffectColumns(
+      ids: effectIDs.build(), names: effectNames.build(), thumbnails: effectThumbnails.build(),
+      useCounts: IntegerColumn(effectUseCounts))
     return IndexSnapshot(
       configuration: configuration, terms: terms.makeTable(), partitions: partitions,
-      videos: videos,
-      users: users, hashtags: hashtags, sounds: soundColumns)
+      videos: videos, users: users, hashtags: hashtags, sounds: soundColumns,
+      effects: effectColumns)
+  }
+
+  /// Each video's effect in snapshot order, as ``VideoColumns/effects`` keeps them: the
+  /// effect's number plus one, 0 for none, and no values at all when no video has one.
+  /// (Effects themselves keep the order they were added in: no search ranks them.)
+  private static func effectColumn(_ effects: [UInt32], in order: DocumentOrder) -> IntegerColumn {
+    guard effects.contains(where: { $0 != UInt32.max }) else { return IntegerColumn([]) }
+    return IntegerColumn(
+      order.order.map { old in
+        let effect = effects[Int(old)]
+        return effect == UInt32.max ? 0 : Int(effect) + 1
+      })
   }
 
   /// For each tag term made of one run of lowercase ASCII letters (`#dancechallenge`), the

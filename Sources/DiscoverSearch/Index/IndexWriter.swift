@@ -24,8 +24,11 @@ public struct IndexWriter {
   /// Scratch for the hashes of a field's tokens: the first `stream.tokens.count` are the
   /// current field's.
   private var hashes: [Int] = []
-  /// Every document's id, for duplicates and for resolving creators and sounds.
+  /// Every document's id, effects' included, for duplicates and for resolving creators,
+  /// sounds and effects.
   var documentIDs = DocumentIDTable()
+  /// Each id's document, by the id table's entry: its kind (`DocumentKind.index`) in the top
+  /// three bits, its number within the kind below (``locationNumberBits``).
   var documentLocations: [UInt32] = []
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
   var tokenizer = Tokenizer(mode: .document)
@@ -36,17 +39,20 @@ public struct IndexWriter {
   var videoLikes: [Int] = []
   /// Seconds since 1970, or ``missingDate``.
   var videoCreatedAt: [Int64] = []
-  /// Each video's creator and sound, as the writer's numbers of a user and a sound, or
-  /// `UInt32.max` when the video names none or names one not added yet (see
+  /// Each video's creator, sound and effect, as the writer's numbers of a user, a sound and
+  /// an effect, or `UInt32.max` when the video names none or names one not added yet (see
   /// ``pendingReferences``). Resolved as each video is added, and kept as four bytes rather
   /// than the id's string.
   var videoCreators: [UInt32] = []
   var videoSounds: [UInt32] = []
-  /// The creators and sounds no document had when their video was added, in the order
-  /// added: commit looks them up again, and those still missing become unresolved
+  var videoEffects: [UInt32] = []
+  /// The creators, sounds and effects no document had when their video was added, in the
+  /// order added: commit looks them up again, and those still missing become unresolved
   /// references.
   var pendingReferences: [UnresolvedReference] = []
   var videoThumbnails = URLColumnBuilder()
+  /// Each video's hashtags as written, for the trending lists.
+  var videoHashtags = StringListColumn.Builder()
   // User values, and the terms a user's videos get in their creator field.
   var userFollowers: [Int] = []
   var userVerified: [UInt8] = []
@@ -56,8 +62,14 @@ public struct IndexWriter {
   // Hashtag and sound values.
   var hashtagViews: [Int] = []
   var hashtagVideos: [Int] = []
+  var hashtagDescriptions = StringColumnBuilder()
   var soundVideos: [Int] = []
   var soundArtists = StringColumnBuilder()
+  // Effects, stored but not searched: no builder, no postings.
+  var effectIDs = StringColumnBuilder()
+  var effectNames = StringColumnBuilder()
+  var effectThumbnails = URLColumnBuilder()
+  var effectUseCounts: [Int] = []
 
   /// Creates a writer whose snapshots are not published anywhere (see ``makeIndex()``).
   public init(configuration: IndexConfiguration = IndexConfiguration()) {
@@ -70,7 +82,7 @@ public struct IndexWriter {
     self.target = target
   }
 
-  /// The number of documents added.
+  /// The number of documents added, of every type, effects included.
   public var documentCount: Int { documentLocations.count }
 
   /// Adds a document of any type.
@@ -84,6 +96,7 @@ public struct IndexWriter {
     case .user(let user): try add(user)
     case .hashtag(let hashtag): try add(hashtag)
     case .sound(let sound): try add(sound)
+    case .effect(let effect): try add(effect)
     }
   }
 
@@ -137,21 +150,23 @@ public struct IndexWriter {
   /// what a batch needs up front writes each array once. Growth stays geometric, so
   /// reserving before each of many small batches costs no more than appending.
   private mutating func reserveCapacity(for documents: UnsafeBufferPointer<Document>) {
-    var added = [0, 0, 0, 0]
-    for index in documents.indices { added[documents[index].type.index] &+= 1 }
+    var added = [0, 0, 0, 0, 0]
+    for index in documents.indices { added[documents[index].kind.index] &+= 1 }
     documentIDs.reserveCapacity(documentIDs.count + documents.count)
     documentLocations.reserveCapacity(adding: documents.count)
-    for type in SearchResultType.allCases where added[type.index] > 0 {
-      let count = added[type.index]
-      builders[type.index].reserveCapacity(adding: count)
-      switch type {
+    for kind in DocumentKind.allCases where added[kind.index] > 0 {
+      let count = added[kind.index]
+      if let type = kind.searchResultType { builders[type.index].reserveCapacity(adding: count) }
+      switch kind {
       case .video:
         videoViews.reserveCapacity(adding: count)
         videoLikes.reserveCapacity(adding: count)
         videoCreatedAt.reserveCapacity(adding: count)
         videoCreators.reserveCapacity(adding: count)
         videoSounds.reserveCapacity(adding: count)
+        videoEffects.reserveCapacity(adding: count)
         videoThumbnails.reserveCapacity(adding: count)
+        videoHashtags.reserveCapacity(adding: count)
       case .user:
         userFollowers.reserveCapacity(adding: count)
         userVerified.reserveCapacity(adding: count)
@@ -160,9 +175,15 @@ public struct IndexWriter {
       case .hashtag:
         hashtagViews.reserveCapacity(adding: count)
         hashtagVideos.reserveCapacity(adding: count)
+        hashtagDescriptions.reserveCapacity(adding: count)
       case .sound:
         soundVideos.reserveCapacity(adding: count)
         soundArtists.reserveCapacity(adding: count)
+      case .effect:
+        effectIDs.reserveCapacity(adding: count)
+        effectNames.reserveCapacity(adding: count)
+        effectThumbnails.reserveCapacity(adding: count)
+        effectUseCounts.reserveCapacity(adding: count)
       }
     }
   }
@@ -181,20 +202,24 @@ public struct IndexWriter {
       }
     }
     try register(video.id, type: .video)
-    // Resolving the creator and the sound reads an id slot, then where the id's bytes start
-    // and its location, then the bytes: one dependent cache miss after another. Each step
-    // is started while a field of the video is analyzed, so that its miss overlaps that work.
+    // Resolving the creator, the sound and the effect reads an id slot, then where the id's
+    // bytes start and its location, then the bytes: one dependent cache miss after another.
+    // Each step is started while a field of the video is analyzed, so that its miss
+    // overlaps that work.
     var creator = video.creator.map { ReferenceLookup(id: $0, table: documentIDs) }
     var sound = video.sound.map { ReferenceLookup(id: $0, table: documentIDs) }
+    var effect = video.effect.map { ReferenceLookup(id: $0, table: documentIDs) }
     let builder = SearchResultType.video.index
     // One stream for the title, description and hashtags (see `appendStream`).
     stream.removeAll()
     let title = tokenizeField(video.title, field: 0)
     creator?.prefetchStart(table: documentIDs, locations: documentLocations)
     sound?.prefetchStart(table: documentIDs, locations: documentLocations)
+    effect?.prefetchStart(table: documentIDs, locations: documentLocations)
     let description = tokenizeField(video.description, field: 1)
     creator?.prefetchBytes(table: documentIDs)
     sound?.prefetchBytes(table: documentIDs)
+    effect?.prefetchBytes(table: documentIDs)
     var position: UInt32 = 0
     for tag in video.hashtags {
       position = tokenizer.tokenizeTag(tag, kind: .hashtag, into: stream, firstPosition: position)
@@ -210,9 +235,11 @@ public struct IndexWriter {
     videoCreatedAt.append(
       video.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? Self.missingDate)
     let number = UInt32(builders[builder].documentCount - 1)
-    videoCreators.append(reference(creator, as: .user, from: number))
+    videoCreators.append(reference(creator, as: .creator, from: number))
     videoSounds.append(reference(sound, as: .sound, from: number))
+    videoEffects.append(reference(effect, as: .effect, from: number))
     videoThumbnails.append(video.thumbnailURL, id: video.id)
+    videoHashtags.append(video.hashtags)
   }
 
   /// Adds a user; see ``add(_:)-(Document)``.
@@ -258,6 +285,7 @@ public struct IndexWriter {
     builders[builder].titles.append(hashtag.name)
     hashtagViews.append(hashtag.viewCount)
     hashtagVideos.append(hashtag.videoCount)
+    hashtagDescriptions.append(hashtag.description)
   }
 
   /// Adds a sound; see ``add(_:)-(Document)``.
@@ -273,6 +301,18 @@ public struct IndexWriter {
     builders[builder].titles.append(sound.title)
     soundVideos.append(sound.videoCount)
     soundArtists.append(sound.artist)
+  }
+
+  /// Adds an effect; see ``add(_:)-(Document)``.
+  ///
+  /// Effects are stored for the trending lists, not searched: their names get no postings.
+  public mutating func add(_ effect: Effect) throws {
+    try Self.checkCount(effect.id, "useCount", effect.useCount)
+    try registerID(effect.id, kind: .effect, number: effectUseCounts.count)
+    effectIDs.append(effect.id)
+    effectNames.append(effect.name)
+    effectThumbnails.append(effect.thumbnailURL, id: effect.id)
+    effectUseCounts.append(effect.useCount)
   }
 
   /// Builds a snapshot of everything added so far and publishes it to the index this
@@ -313,47 +353,56 @@ public struct IndexWriter {
   /// ±10^15 seconds).
   static let missingDate = Int64.min
 
-  /// The document of `type` with `id`, if there is one.
-  func resolve(_ id: String, as type: SearchResultType) -> UInt32? {
+  /// The bits of a ``documentLocations`` entry that hold the document's number within its
+  /// kind: 29, so that the kind's three bits (five kinds) fit above them.
+  static let locationNumberBits = 29
+
+  /// The document of `kind` with `id`, if there is one.
+  func resolve(_ id: String, as kind: DocumentKind) -> UInt32? {
     var id = id
     guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
       return nil
     }
-    return location(of: entry, as: type)
+    return location(of: entry, as: kind)
   }
 
-  /// The writer's number of document `entry` of the id table, if it is of `type`.
-  private func location(of entry: UInt32, as type: SearchResultType) -> UInt32? {
+  /// The writer's number of document `entry` of the id table, if it is of `kind`.
+  private func location(of entry: UInt32, as kind: DocumentKind) -> UInt32? {
     let location = documentLocations[Int(entry)]
-    guard Int(location >> 30) == type.index else { return nil }
-    return location & ((1 << 30) - 1)
+    guard Int(location >> Self.locationNumberBits) == kind.index else { return nil }
+    return location & ((1 << Self.locationNumberBits) - 1)
   }
 
-  /// The writer's number of the `type` document a video names, for video `video`;
-  /// `UInt32.max` when it names none, or one not added yet (then commit tries again).
+  /// The writer's number of the document a video's reference of `kind` names, for video
+  /// `video`; `UInt32.max` when it names none, or one not added yet (then commit tries
+  /// again).
   private mutating func reference(
-    _ lookup: ReferenceLookup?, as type: SearchResultType, from video: UInt32
+    _ lookup: ReferenceLookup?, as kind: UnresolvedReference.Kind, from video: UInt32
   ) -> UInt32 {
     guard var lookup else { return UInt32.max }
     let entry = lookup.id.withUTF8 {
       documentIDs.find(UnsafeRawBufferPointer($0), hash: lookup.hash)
     }
-    if let entry, let document = location(of: entry, as: type) { return document }
-    pendingReferences.append(
-      UnresolvedReference(video: video, isSound: type == .sound, id: lookup.id))
+    if let entry, let document = location(of: entry, as: kind.documentKind) { return document }
+    pendingReferences.append(UnresolvedReference(video: video, kind: kind, id: lookup.id))
     return UInt32.max
   }
 
   /// Gives a new document the next ``DocID`` within its type.
   private mutating func register(_ id: String, type: SearchResultType) throws {
+    try registerID(id, kind: DocumentKind(type), number: builders[type.index].documentCount)
+    builders[type.index].entryStarts.append(builders[type.index].entries.buffer.count)
+  }
+
+  /// Records `id` as document `number` of `kind`, after checking that no document has it.
+  private mutating func registerID(_ id: String, kind: DocumentKind, number: Int) throws {
     guard !id.isEmpty else {
       throw SearchError(
         .invalidDocument,
-        "a \(type.rawValue) has an empty id; every document needs a unique, non-empty id")
+        "\(kind.nameWithArticle) has an empty id; every document needs a unique, non-empty id")
     }
-    let document = UInt32(builders[type.index].documentCount)
-    guard document < (1 << 30) - 1 else {
-      throw SearchError(.invalidArgument, "an index holds fewer than 2^30 documents of one type")
+    guard number < (1 << Self.locationNumberBits) - 1 else {
+      throw SearchError(.invalidArgument, "an index holds fewer than 2^29 documents of one type")
     }
     guard documentIDs.byteCount + id.utf8.count <= Int(UInt32.max) else {
       throw SearchError(
@@ -363,14 +412,14 @@ public struct IndexWriter {
     var id = id
     let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
     guard isNew else {
-      let existing = SearchResultType.allCases[Int(documentLocations[Int(entry)] >> 30)]
+      let existing = DocumentKind.allCases[
+        Int(documentLocations[Int(entry)] >> Self.locationNumberBits)]
       throw SearchError(
         .invalidDocument,
-        "duplicate id \"\(id)\" (already used by a \(existing.rawValue)); ids must be unique across all types"
+        "duplicate id \"\(id)\" (already used by \(existing.nameWithArticle)); ids must be unique across all types"
       )
     }
-    documentLocations.append(UInt32(type.index) << 30 | document)
-    builders[type.index].entryStarts.append(builders[type.index].entries.buffer.count)
+    documentLocations.append(UInt32(kind.index) << Self.locationNumberBits | UInt32(number))
   }
 
   /// The tokens of one field in the stream: those from the end of the span before (or the

@@ -510,7 +510,11 @@ extension IndexSnapshot {
         soundTitle = sounds.titles.string(at: Int(sound))
       }
       for reference in videos.unresolvedReferences(of: hit.document) {
-        if reference.isSound { soundID = reference.id } else { creatorID = reference.id }
+        switch reference.kind {
+        case .creator: creatorID = reference.id
+        case .sound: soundID = reference.id
+        case .effect: break
+        }
       }
       thumbnail = videos.thumbnails.url(at: document, id: id)
       let createdAt = videos.createdAt[document]

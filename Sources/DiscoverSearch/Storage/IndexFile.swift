@@ -19,7 +19,7 @@
 enum IndexFile {
   static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
   /// Bumped whenever the section order or any layout changes.
-  static let formatVersion: UInt32 = 7
+  static let formatVersion: UInt32 = 8
   static let byteOrderMark: UInt32 = 0x0102_0304
   static let headerSize = 16
   static let footerSize = 32
@@ -93,6 +93,13 @@ struct IndexFileWriter {
   mutating func append(_ column: StringColumn) throws {
     try append(column.bytes)
     try append(column.offsets)
+  }
+
+  mutating func append(_ column: URLColumn) throws {
+    try append(column.templateIndexes)
+    try append(column.templates)
+    try append(column.literalDocuments)
+    try append(column.literals)
   }
 
   /// Writes the table and footer, flushes the file to disk and closes it.
@@ -277,6 +284,29 @@ struct IndexFileReader {
       throw SearchError(.corruptIndex, "\(path): a string column is damaged; rebuild the index")
     }
     return StringColumn(bytes: bytes, offsets: offsets)
+  }
+
+  /// The next URL column, of `count` documents' URLs.
+  mutating func urls(count: Int) throws -> URLColumn {
+    let column = URLColumn(
+      templateIndexes: try column(), templates: try strings(), literalDocuments: try column(),
+      literals: try strings())
+    func damaged() -> SearchError {
+      SearchError(.corruptIndex, "\(path): a URL column is damaged; rebuild the index")
+    }
+    guard column.templateIndexes.count == count, column.templates.count % 2 == 0,
+      column.literals.count == column.literalDocuments.count
+    else { throw damaged() }
+    for template in column.templateIndexes.buffer
+    where template < URLColumn.literal && Int(template) * 2 + 1 >= column.templates.count {
+      throw damaged()
+    }
+    let literalDocuments = column.literalDocuments.buffer
+    for (index, document) in literalDocuments.enumerated()
+    where Int(document) >= count || (index > 0 && document <= literalDocuments[index - 1]) {
+      throw damaged()
+    }
+    return column
   }
 
   /// Whether every section was read.

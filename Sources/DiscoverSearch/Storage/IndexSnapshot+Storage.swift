@@ -71,7 +71,7 @@ extension IndexSnapshot {
   }
 
   private func write(to writer: inout IndexFileWriter) throws {
-    try writer.append(partitions.map { UInt64($0.documentCount) })
+    try writer.append(partitions.map { UInt64($0.documentCount) } + [UInt64(effects.count)])
     try writer.append(SearchField.allCases.map { configuration.b(for: $0) })
     try writer.append(terms.arena)
     try writer.append(terms.starts)
@@ -107,12 +107,11 @@ extension IndexSnapshot {
     try writer.append(videos.createdAt.offsets)
     try writer.append(videos.creators)
     try writer.append(videos.sounds)
-    try writer.append(videos.thumbnails.templateIndexes)
-    try writer.append(videos.thumbnails.templates)
-    try writer.append(videos.thumbnails.literalDocuments)
-    try writer.append(videos.thumbnails.literals)
+    try writer.append(videos.thumbnails)
+    try writer.append(videos.hashtags.lists)
+    try writer.append(videos.effects)
     try writer.append(videos.unresolvedReferences.map(\.video))
-    try writer.append(videos.unresolvedReferences.map { UInt8($0.isSound ? 1 : 0) })
+    try writer.append(videos.unresolvedReferences.map(\.kind.rawValue))
     var unresolvedIDs = StringColumnBuilder()
     for reference in videos.unresolvedReferences { unresolvedIDs.append(reference.id) }
     try writer.append(unresolvedIDs.build())
@@ -122,8 +121,13 @@ extension IndexSnapshot {
     try writer.append(users.displayNames)
     try writer.append(hashtags.viewCounts)
     try writer.append(hashtags.videoCounts)
+    try writer.append(hashtags.descriptions)
     try writer.append(sounds.videoCounts)
     try writer.append(sounds.artists)
+    try writer.append(effects.ids)
+    try writer.append(effects.names)
+    try writer.append(effects.thumbnails)
+    try writer.append(effects.useCounts)
   }
 
   private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<
@@ -142,8 +146,9 @@ extension IndexSnapshot {
     func corrupt(_ what: String) -> SearchError {
       SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
     }
+    // Video, user, hashtag and sound (by `SearchResultType.index`), then effect.
     let counts = try reader.array(UInt64.self)
-    guard counts.count == 4, counts.allSatisfy({ $0 < 1 << 30 }) else {
+    guard counts.count == 5, counts.allSatisfy({ $0 < 1 << 30 }) else {
       throw corrupt("bad document counts")
     }
     let bValues = try reader.array(Float.self)
@@ -186,7 +191,9 @@ extension IndexSnapshot {
 
     let videoCount = Int(counts[0])
     let userCount = Int(counts[1])
+    let hashtagCount = Int(counts[2])
     let soundCount = Int(counts[3])
+    let effectCount = Int(counts[4])
     let viewCounts = try reader.integers()
     let likeCounts = try reader.integers()
     let createdAtBase = try reader.array(Int64.self)
@@ -194,17 +201,18 @@ extension IndexSnapshot {
     let createdAt = DateColumn(base: createdAtBase[0], offsets: try reader.integers())
     let creators = try reader.column(UInt32.self)
     let sounds = try reader.column(UInt32.self)
-    let thumbnails = URLColumn(
-      templateIndexes: try reader.column(), templates: try reader.strings(),
-      literalDocuments: try reader.column(), literals: try reader.strings())
+    let thumbnails = try reader.urls(count: videoCount)
+    guard let videoHashtags = StringListColumn(validating: try reader.strings()) else {
+      throw corrupt("the video hashtags are damaged")
+    }
+    let effects = try reader.integers()
     let unresolvedVideos = try reader.array(UInt32.self)
     let unresolvedKinds = try reader.array(UInt8.self)
     let unresolvedIDs = try reader.strings()
     guard viewCounts.count == videoCount, likeCounts.count == videoCount,
       createdAt.count == videoCount, creators.count == videoCount, sounds.count == videoCount,
-      thumbnails.templateIndexes.count == videoCount,
-      thumbnails.literals.count == thumbnails.literalDocuments.count,
-      thumbnails.templates.count % 2 == 0, unresolvedKinds.count == unresolvedVideos.count,
+      videoHashtags.count == videoCount, effects.count == videoCount || effects.count == 0,
+      unresolvedKinds.count == unresolvedVideos.count,
       unresolvedIDs.count == unresolvedVideos.count
     else { throw corrupt("the video columns do not match the video count") }
     for creator in creators.buffer where creator != UInt32.max && Int(creator) >= userCount {
@@ -213,9 +221,8 @@ extension IndexSnapshot {
     for sound in sounds.buffer where sound != UInt32.max && Int(sound) >= soundCount {
       throw corrupt("a video's sound points past the sounds")
     }
-    for template in thumbnails.templateIndexes.buffer
-    where template < URLColumn.literal && Int(template) * 2 + 1 >= thumbnails.templates.count {
-      throw corrupt("a thumbnail template is missing")
+    for video in 0..<effects.count where !(0...effectCount).contains(effects[video]) {
+      throw corrupt("a video's effect points past the effects")
     }
     var unresolved: [UnresolvedReference] = []
     for index in 0..<unresolvedVideos.count {
@@ -224,14 +231,17 @@ extension IndexSnapshot {
       else {
         throw corrupt("a reference points past the videos or is out of order")
       }
+      guard let kind = UnresolvedReference.Kind(rawValue: unresolvedKinds[index]) else {
+        throw corrupt("a reference is of an unknown kind")
+      }
       unresolved.append(
         UnresolvedReference(
-          video: unresolvedVideos[index], isSound: unresolvedKinds[index] != 0,
-          id: unresolvedIDs.string(at: index)))
+          video: unresolvedVideos[index], kind: kind, id: unresolvedIDs.string(at: index)))
     }
     let videos = VideoColumns(
       viewCounts: viewCounts, likeCounts: likeCounts, createdAt: createdAt, creators: creators,
-      sounds: sounds, thumbnails: thumbnails, unresolvedReferences: unresolved)
+      sounds: sounds, thumbnails: thumbnails, hashtags: videoHashtags, effects: effects,
+      unresolvedReferences: unresolved)
     let users = UserColumns(
       followerCounts: try reader.integers(), videoCounts: try reader.integers(),
       isVerified: try reader.column(), displayNames: try reader.strings())
@@ -239,16 +249,24 @@ extension IndexSnapshot {
       users.isVerified.count == userCount, users.displayNames.count == userCount
     else { throw corrupt("the user columns do not match the user count") }
     let hashtags = HashtagColumns(
-      viewCounts: try reader.integers(), videoCounts: try reader.integers())
-    guard hashtags.viewCounts.count == Int(counts[2]), hashtags.videoCounts.count == Int(counts[2])
+      viewCounts: try reader.integers(), videoCounts: try reader.integers(),
+      descriptions: try reader.strings())
+    guard hashtags.viewCounts.count == hashtagCount, hashtags.videoCounts.count == hashtagCount,
+      hashtags.descriptions.count == hashtagCount
     else { throw corrupt("the hashtag columns do not match the hashtag count") }
     let soundColumns = SoundColumns(
       videoCounts: try reader.integers(), artists: try reader.strings())
     guard soundColumns.videoCounts.count == soundCount, soundColumns.artists.count == soundCount
     else { throw corrupt("the sound columns do not match the sound count") }
+    let effectColumns = EffectColumns(
+      ids: try reader.strings(), names: try reader.strings(),
+      thumbnails: try reader.urls(count: effectCount), useCounts: try reader.integers())
+    guard effectColumns.ids.count == effectCount, effectColumns.names.count == effectCount,
+      effectColumns.useCounts.count == effectCount
+    else { throw corrupt("the effect columns do not match the effect count") }
     guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
     return IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
-      users: users, hashtags: hashtags, sounds: soundColumns)
+      users: users, hashtags: hashtags, sounds: soundColumns, effects: effectColumns)
   }
 }

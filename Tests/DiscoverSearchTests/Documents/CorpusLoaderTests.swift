@@ -46,6 +46,7 @@ struct CorpusLoaderTests {
     #expect(report.documentCount(of: .user) == 3_026)
     #expect(report.documentCount(of: .hashtag) == 20_779)
     #expect(report.documentCount(of: .sound) == 0)
+    #expect(report.effectCount == 0)
     #expect(report.documentCount == 27_744)
     #expect(report.lineCount == 27_744)
     #expect(documents.count == 27_744)
@@ -137,8 +138,37 @@ struct CorpusLoaderTests {
     }
     #expect(error?.code == .invalidDocument)
     #expect(error?.message.contains("JSON Lines input, line 3: unknown type \"clip\"") == true)
-    #expect(error?.message.contains("video, user, hashtag, sound") == true)
+    #expect(error?.message.contains("video, user, hashtag, sound, effect") == true)
     #expect(delivered == ["v1", "u1"])
+  }
+
+  @Test func reportsBadEffectLinesWithTheirLineNumbersAndCountsTheGoodOnes() throws {
+    let lines = [
+      Self.video,  // 1
+      #"{"type":"effect","id":"e1","name":"Green Screen","useCount":40}"#,  // 2
+      #"{"type":"effect","id":"e2"}"#,  // 3: no name
+      #"{"type":"effect","id":"e3","name":"Blur","useCount":-1}"#,  // 4
+      #"{"type":"effect","id":"v1","name":"Clone"}"#,  // 5: a video's id
+      #"{"type":"video","id":"e1","title":"t"}"#,  // 6: an effect's id
+      #"{"type":"video","id":"v2","title":"t","effect":"e1"}"#,  // 7
+      #"{"type":"video","id":"v3","title":"t","effect":false}"#,  // 8
+      #"{"type":"effect","id":"e4","name":"Lens","thumbnailURL":null}"#,  // 9
+    ]
+    let (documents, report) = try Self.load(lines.joined(separator: "\n"))
+    #expect(documents.map(\.id) == ["v1", "e1", "v2", "e4"])
+    let expected: [(Int, CorpusIssue.Reason)] = [
+      (3, .missingField("name")),
+      (4, .negativeCount(field: "useCount", value: -1)),
+      (5, .duplicateID("v1", firstLine: 1)),
+      (6, .duplicateID("e1", firstLine: 2)),
+      (8, .wrongFieldType(field: "effect", expected: "an id (a string or an integer) or null")),
+    ]
+    #expect(report.issues == expected.map { CorpusIssue(line: $0.0, reason: $0.1) })
+    #expect(report.effectCount == 2)
+    #expect(report.documentCount(of: .video) == 2)
+    #expect(report.documentCount == 4)
+    #expect(report.lineCount == report.documentCount + report.skippedLineCount)
+    #expect(documents[2] == .video(Video(id: "v2", title: "t", effect: "e1")))
   }
 
   @Test func stopsAtADuplicateID() throws {
@@ -160,7 +190,8 @@ struct CorpusLoaderTests {
     let issue = CorpusIssue(line: 12, reason: .unknownType("clip"))
     #expect(
       issue.description
-        == #"line 12: unknown type "clip" (expected one of: video, user, hashtag, sound)"#)
+        == #"line 12: unknown type "clip" (expected one of: video, user, hashtag, sound, effect)"#
+    )
     let long = CorpusIssue(line: 1, reason: .unknownType(String(repeating: "x", count: 500)))
     #expect(long.description.count < 200)
   }

@@ -9,8 +9,9 @@ struct DocumentJSONTests {
     .video(
       Video(
         id: "v1", title: "Dance \"challenge\" \\ 😀\u{1}", description: "line one\r\nline two\t",
-        hashtags: ["dance", "FYP", "日本"], creator: "u1", sound: "s1", viewCount: 1_234_567_890_123,
-        likeCount: 4, createdAt: Date(timeIntervalSince1970: 1_790_856_000.125),
+        hashtags: ["dance", "FYP", "日本"], creator: "u1", sound: "s1", effect: "e1",
+        viewCount: 1_234_567_890_123, likeCount: 4,
+        createdAt: Date(timeIntervalSince1970: 1_790_856_000.125),
         thumbnailURL: "https://example.com/t.jpg?a=1&b=\"2\"")),
     .user(
       User(
@@ -20,6 +21,10 @@ struct DocumentJSONTests {
       Hashtag(id: "h1", name: "DanceChallenge", description: "Show us", viewCount: 9, videoCount: 3)
     ),
     .sound(Sound(id: "s1", title: "APT.", artist: "ROSÉ & Bruno Mars", videoCount: 7)),
+    .effect(
+      Effect(
+        id: "e1", name: "Green Screen 🟩", thumbnailURL: "https://example.com/e/e1.png",
+        useCount: 40)),
   ]
 
   static let minimalDocuments: [Document] = [
@@ -27,6 +32,7 @@ struct DocumentJSONTests {
     .user(User(id: "u2", username: "x")),
     .hashtag(Hashtag(id: "h2", name: "fyp")),
     .sound(Sound(id: "s2", title: "original sound")),
+    .effect(Effect(id: "e2", name: "")),
   ]
 
   @Test(arguments: fullDocuments + minimalDocuments)
@@ -51,6 +57,32 @@ struct DocumentJSONTests {
     #expect(
       Document.sound(Sound(id: "s1", title: "t", artist: "a", videoCount: 1)).jsonLine
         == #"{"type":"sound","id":"s1","title":"t","artist":"a","videoCount":1}"#)
+    #expect(
+      Document.effect(Effect(id: "e1", name: "Green Screen", thumbnailURL: "u", useCount: 40))
+        .jsonLine
+        == #"{"type":"effect","id":"e1","name":"Green Screen","thumbnailURL":"u","useCount":40}"#)
+    #expect(
+      Document.video(Video(id: "v1", title: "t", sound: "s1", effect: "e1")).jsonLine
+        == #"{"type":"video","id":"v1","title":"t","hashtags":[],"sound":"s1","effect":"e1","viewCount":0,"likeCount":0}"#
+    )
+  }
+
+  @Test func decodesTheContractsEffectAndAVideoThatUsesIt() throws {
+    let effect =
+      #"{"type":"effect","id":"e1","name":"Green Screen","thumbnailURL":"https://...","useCount":40}"#
+    #expect(
+      try Document(jsonLine: effect)
+        == .effect(
+          Effect(id: "e1", name: "Green Screen", thumbnailURL: "https://...", useCount: 40)))
+    let video = #"{"type":"video","id":"v1","title":"t","effect":"e1"}"#
+    #expect(try Document(jsonLine: video) == .video(Video(id: "v1", title: "t", effect: "e1")))
+  }
+
+  @Test func anEffectHasNoSearchResultType() throws {
+    let effect = try Document(jsonLine: #"{"type":"effect","id":"e1","name":"n"}"#)
+    #expect(effect.type == nil)
+    #expect(effect.id == "e1")
+    #expect(Document.video(Video(id: "v", title: "t")).type == .video)
   }
 
   @Test func decodesTheContractExample() throws {
@@ -97,6 +129,26 @@ struct DocumentJSONTests {
       "  {\"type\":\"sound\",\"id\":\"s\",\"title\":\"t\"}\r\n",
       .sound(Sound(id: "s", title: "t"))
     ),
+    (
+      #"{"type":"effect","id":"e","name":"n","thumbnailURL":null,"useCount":null}"#,
+      .effect(Effect(id: "e", name: "n"))
+    ),
+    (
+      #"{"type":"effect","id":3,"name":"n","useCount":7.0,"videoCount":-1,"title":5}"#,
+      .effect(Effect(id: "3", name: "n", useCount: 7))
+    ),
+    (
+      #"{"type":"video","id":"v","title":"t","effect":null}"#,
+      .video(Video(id: "v", title: "t"))
+    ),
+    (
+      #"{"type":"video","id":"v","title":"t","effect":9}"#,
+      .video(Video(id: "v", title: "t", effect: "9"))
+    ),
+    (
+      #"{"type":"user","id":"u","username":"a","effect":{},"useCount":-1}"#,
+      .user(User(id: "u", username: "a"))
+    ),
   ]
 
   @Test(arguments: lenientLines)
@@ -117,7 +169,8 @@ struct DocumentJSONTests {
     (#"{"type":"Video","id":"v1"}"#, .unknownType("Video")),
     (
       #"{"type":1,"id":"v1"}"#,
-      .wrongFieldType(field: "type", expected: "a string, one of video, user, hashtag, sound")
+      .wrongFieldType(
+        field: "type", expected: "a string, one of video, user, hashtag, sound, effect")
     ),
     (#"{"type":"video","title":"t"}"#, .missingID),
     (#"{"type":"video","id":"","title":"t"}"#, .missingID),
@@ -135,6 +188,31 @@ struct DocumentJSONTests {
     (#"{"type":"user","id":"u"}"#, .missingField("username")),
     (#"{"type":"hashtag","id":"h"}"#, .missingField("name")),
     (#"{"type":"sound","id":"s"}"#, .missingField("title")),
+    (#"{"type":"effect","id":"e"}"#, .missingField("name")),
+    (#"{"type":"effect","id":"e","name":null}"#, .missingField("name")),
+    (#"{"type":"effect","id":"e","title":"t"}"#, .missingField("name")),
+    (#"{"type":"effect","name":"n"}"#, .missingID),
+    (
+      #"{"type":"effect","id":"e","name":"n","useCount":-3}"#,
+      .negativeCount(field: "useCount", value: -3)
+    ),
+    (
+      #"{"type":"effect","id":"e","name":"n","useCount":"40"}"#,
+      .wrongFieldType(field: "useCount", expected: "a non-negative integer")
+    ),
+    (
+      #"{"type":"effect","id":"e","name":"n","thumbnailURL":1}"#,
+      .wrongFieldType(field: "thumbnailURL", expected: "a string or null")
+    ),
+    (#"{"type":"effect","id":"e","name":"n","name":"m"}"#, .duplicateField("name")),
+    (
+      #"{"type":"video","id":"v","title":"t","effect":["e1"]}"#,
+      .wrongFieldType(field: "effect", expected: "an id (a string or an integer) or null")
+    ),
+    (
+      #"{"type":"video","id":"v","title":"t","effect":"a","effect":"b"}"#,
+      .duplicateField("effect")
+    ),
     (
       #"{"type":"video","id":"v","title":5}"#, .wrongFieldType(field: "title", expected: "a string")
     ),

@@ -125,6 +125,7 @@ import Testing
       case .user(let user): realQueries += [user.username, user.displayName ?? ""]
       case .hashtag(let hashtag): realQueries.append(hashtag.name)
       case .sound(let sound): realQueries.append(sound.title)
+      case .effect: break
       }
     }
     // Words of different documents together: when nothing has both, the search falls back

@@ -127,6 +127,7 @@ struct SyntheticCorpusTests {
       case .user(let user): #expect(user.followerCount >= 0)
       case .hashtag(let hashtag): #expect(hashtag.viewCount >= 0 && hashtag.videoCount >= 0)
       case .sound(let sound): #expect(sound.videoCount >= 0)
+      case .effect(let effect): #expect(effect.useCount >= 0)
       }
     }
   }
