@@ -25,12 +25,14 @@ struct BenchmarkOptions {
   var slowestCount = 0
   /// Whether to print what each part of the index holds in memory.
   var showsMemory = false
+  /// Synthetic trending events to record and judge (`--events N`); `nil` for none.
+  var eventCount: Int?
 
   static let usage = """
     usage: discover-bench [--corpus FILE | --docs N [--seed S]] [--queries FILE]
                           [--write-corpus FILE] [--write-queries FILE] [--json FILE]
                           [--query-count N] [--suggest-count N] [--passes N] [--no-verify]
-                          [--slowest N] [--memory]
+                          [--slowest N] [--memory] [--events N]
 
     With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
     its generated query mix (searches and completions), printing a table.
@@ -48,6 +50,9 @@ struct BenchmarkOptions {
       --slowest N           list the N slowest search and suggest queries with their
                             median latency
       --memory              print what each part of the index holds in memory
+      --events N            record N synthetic trending events over three simulated days
+                            on the corpus (Zipf views, planted risers, bot bursts) and
+                            judge the lists against what was planted
 
     DISCOVER_BENCH_DUMP=FILE writes each search query's median µs (blended, text-only), tab
     and text; DISCOVER_BENCH_SUGGEST_DUMP=FILE each suggest query's median µs (typo
@@ -97,6 +102,7 @@ struct BenchmarkOptions {
       case "--no-verify": options.verifies = false
       case "--slowest": options.slowestCount = try integer(flag, minimum: 1)
       case "--memory": options.showsMemory = true
+      case "--events": options.eventCount = try integer(flag, minimum: 1)
       case "--help", "-h":
         print(usage)
         exit(0)

@@ -25,6 +25,8 @@ struct BenchmarkReport {
   var suggest: LatencySummary?
   /// The same completions with typo tolerance off.
   var suggestNoTypos: LatencySummary?
+  /// The trending workload's results, with `--events N`.
+  var trending: TrendingWorkload.Result?
 
   var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
 
@@ -66,6 +68,20 @@ struct BenchmarkReport {
         ("suggest queries", TextFormatting.grouped(suggest.queries)),
         ("suggest p50 / p95 / p99", percentiles(suggest)),
         ("no-typo p50 / p95 / p99", percentiles(suggestNoTypos)),
+      ]
+    }
+    if let trending {
+      rows += [
+        ("trending events", TextFormatting.grouped(trending.events)),
+        ("events recorded / s", TextFormatting.grouped(Int(trending.eventsPerSecond.rounded()))),
+        ("tracked items", TextFormatting.grouped(trending.usage.trackedItems)),
+        ("bytes per tracked item", number(trending.usage.bytesPerTrackedItem)),
+        (
+          "journal", "\(TextFormatting.grouped(trending.usage.journalEntries)) entries, \(mebibytes(trending.usage.journalBytes))"
+        ),
+        ("top-50 list p50 / p95 / p99", percentiles(trending.listLatency)),
+        ("risers found in 5 min", "\(trending.risersFound) of \(trending.risersPlanted)"),
+        ("bots / steady hits rising", "\(trending.botsFlaggedRising) / \(trending.steadyFlaggedRising)"),
       ]
     }
     return "\n" + Self.markdownTable(header: ("measure", "value"), rows: rows)
@@ -117,6 +133,28 @@ struct BenchmarkReport {
       writer.endObject()
     }
     writer.field("suggestPrepareSeconds", suggestPrepareSeconds)
+    if let trending {
+      writer.key("trending")
+      writer.beginObject()
+      writer.field("events", trending.events)
+      writer.field("eventsPerSecond", trending.eventsPerSecond)
+      writer.field("trackedItems", trending.usage.trackedItems)
+      writer.field("bytesPerItem", trending.usage.bytesPerTrackedItem)
+      writer.field("journalEntries", trending.usage.journalEntries)
+      writer.field("journalBytes", trending.usage.journalBytes)
+      writer.field("totalBytes", trending.usage.totalBytes)
+      writer.field("listP50Micros", trending.listLatency.p50)
+      writer.field("listP95Micros", trending.listLatency.p95)
+      writer.field("listP99Micros", trending.listLatency.p99)
+      writer.field("lists", trending.listLatency.queries)
+      writer.field("risersPlanted", trending.risersPlanted)
+      writer.field("risersFound", trending.risersFound)
+      writer.field("botsFlaggedRising", trending.botsFlaggedRising)
+      writer.field("steadyFlaggedRising", trending.steadyFlaggedRising)
+      writer.field("duplicates", trending.report.duplicates)
+      writer.field("tooOld", trending.report.tooOld)
+      writer.endObject()
+    }
     writer.endObject()
     writer.newline()
     return writer.string

@@ -65,6 +65,9 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
   let search = try workload.run()
   let textOnlyLatency = search.comparisonLatency!
   let peakRSS = Measurement.peakResidentBytes()
+  let trending = try options.eventCount.map { count in
+    try TrendingWorkload(options: options, eventCount: count, progress: progress).run()
+  }
 
   let report = BenchmarkReport(
     corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
@@ -77,7 +80,7 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
     // what the workloads built to it.
     memoryBytesWithSuggestions: memoryBytes + (index.memoryBytes - reopenedBytes),
     suggest: suggestQueries.isEmpty ? nil : suggest.latency,
-    suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency)
+    suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency, trending: trending)
   progress.clear()
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }

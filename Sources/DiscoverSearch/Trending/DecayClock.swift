@@ -11,13 +11,13 @@ import Foundation
 /// To make counters **exactly mergeable**, a weight is an integer: `g(t - L)` in fixed
 /// point with ``fractionBits`` fractional bits, computed from whole seconds, so it is the
 /// same on every instance, and sums of integers do not depend on the order or the split in
-/// which they were added. The landmark is an *epoch*: a whole multiple of ``epochLength``
-/// (16 short half-lives), so every instance picks the same one for the same events. Within an
-/// epoch, `t - L < 16` short half-lives, so one contribution weighs under 2³² units
-/// (× its kind's weight), and a counter overflows only past 2³⁰ contributions in one epoch.
-/// When the newest event passes the epoch, the paper's landmark move is done exactly: every
-/// counter of the type is recomputed from the journal against the new landmark
-/// (``TrendingState``), instead of rescaling rounded sums.
+/// which they were added. Each window's landmark is an *epoch*: a whole multiple of 16 of its
+/// half-lives, so every instance picks the same one for the same events. Within an epoch,
+/// `t - L < 16` half-lives, so one contribution weighs under 2³² units (× its kind's weight),
+/// and a counter overflows only past 2³⁰ contributions in one epoch. When the newest event
+/// passes the epoch, the paper's landmark move is done exactly: the window's sums are
+/// recomputed from the journal against the new landmark (``TrendingState``), instead of
+/// rescaling rounded sums.
 struct DecayClock: Sendable, Hashable {
   /// Fractional bits of a weight: a contribution at the landmark weighs 2¹⁶ units.
   static let fractionBits = 16
@@ -25,24 +25,38 @@ struct DecayClock: Sendable, Hashable {
 
   let shortHalfLife: Int64
   let longHalfLife: Int64
-  /// The landmark spacing: 16 short half-lives.
-  let epochLength: Int64
+  /// The short window's landmark spacing: 16 short half-lives.
+  let shortEpochLength: Int64
+  /// The long window's landmark spacing: 16 long half-lives.
+  let longEpochLength: Int64
   /// The deduplication span: one short half-life.
   let bucketLength: Int64
-  /// How far back from the epoch's landmark contributions are kept.
+  /// How far back from the long window's landmark contributions are kept.
   let retention: Int64
 
   init(_ windows: TrendingConfiguration.Windows, retentionHalfLives: Double) {
     shortHalfLife = Int64(windows.shortHalfLife)
     longHalfLife = Int64(windows.longHalfLife)
-    epochLength = 16 * shortHalfLife
+    shortEpochLength = 16 * shortHalfLife
+    longEpochLength = 16 * longHalfLife
     bucketLength = shortHalfLife
     retention = Int64((retentionHalfLives * windows.longHalfLife).rounded(.up))
   }
 
-  /// The landmark of the epoch holding `time`.
-  func landmark(containing time: Int64) -> Int64 {
-    floorDivide(time, epochLength) * epochLength
+  /// The landmark of the short window's epoch holding `time`.
+  func shortLandmark(containing time: Int64) -> Int64 {
+    floorDivide(time, shortEpochLength) * shortEpochLength
+  }
+
+  /// The landmark of the long window's epoch holding `time`.
+  func longLandmark(containing time: Int64) -> Int64 {
+    floorDivide(time, longEpochLength) * longEpochLength
+  }
+
+  /// The time before which a contribution's short weight against `landmark` rounds to 0:
+  /// `2^(-17) * 2^16` is half a unit.
+  func shortZeroCutoff(landmark: Int64) -> Int64 {
+    landmark - 17 * shortHalfLife
   }
 
   /// The deduplication bucket of `time`.
@@ -51,9 +65,19 @@ struct DecayClock: Sendable, Hashable {
   }
 
   /// `2^((time - landmark) / halfLife)` in fixed point, rounded to the nearest unit.
+  ///
+  /// Within an epoch this is under 2³²; a time far past the landmark (which the landmark
+  /// moves prevent for recorded events) saturates at 2⁶² rather than trapping.
   func weight(at time: Int64, landmark: Int64, halfLife: Int64) -> UInt64 {
     let exponent = Double(time - landmark) / Double(halfLife)
-    return UInt64((exp2(exponent) * Self.unit).rounded())
+    let value = (exp2(min(exponent, 46)) * Self.unit).rounded()
+    return UInt64(min(value, 0x1p62))
+  }
+
+  /// The unit weight at `time` as a `Double`, without rounding or bounds: for comparing a
+  /// sum with a threshold at any time.
+  func unitValue(at time: Int64, landmark: Int64, halfLife: Int64) -> Double {
+    exp2(Double(time - landmark) / Double(halfLife)) * Self.unit
   }
 
   /// A counter's decayed value at `now`: `sum / 2^((now - landmark) / halfLife)`, in

@@ -1,11 +1,5 @@
 import Foundation
 
-/// Which list a ranking is: a type, globally or in one region.
-struct RankingKey: Hashable, Sendable {
-  var type: ContentType
-  var region: UInt64
-}
-
 /// A computed list: every listed item in order, with what its page entries need.
 struct Ranking: Sendable {
   var computedAt: Double
@@ -17,7 +11,6 @@ struct Ranking: Sendable {
 struct RankedItem: Sendable {
   var key: ContentKey
   var position: Int
-  var id: String
   var score: Double
   var observed: Double
   var expected: Double
@@ -71,7 +64,8 @@ extension TrendingContent {
     let ranking = try self.ranking(type, region: regionName, catalog: catalog)
     let start = cursor.map { cursor in
       ranking.items.firstIndex {
-        $0.score < cursor.score || ($0.score == cursor.score && $0.id > cursor.id)
+        $0.score < cursor.score
+          || ($0.score == cursor.score && catalog.id(type, at: $0.position) > cursor.id)
       } ?? ranking.items.count
     } ?? 0
     let end = min(ranking.items.count, start + limit)
@@ -83,7 +77,9 @@ extension TrendingContent {
     }
     let next =
       end < ranking.items.count
-      ? TrendingCursor(type: type, region: regionName, score: ranking.items[end - 1].score, id: ranking.items[end - 1].id)
+      ? TrendingCursor(
+        type: type, region: regionName, score: ranking.items[end - 1].score,
+        id: catalog.id(type, at: ranking.items[end - 1].position))
       : nil
     return TrendingPage(items: items, nextCursor: next)
   }
@@ -121,53 +117,75 @@ extension TrendingContent {
       caches.blocked = (catalog, configuration.blocklist, keys)
       return keys
     }
-    return try store.withState { state throws(SearchError) in
-      state.coolDown(at: now)
+    var items = try store.withState { state throws(SearchError) -> [RankedItem] in
+      state.coolDown(key, at: now)
+      guard let candidates = state.hot[key] else { return [] }
+      let factors = state.decayFactors(key.type, at: now)
+      let expectedPerLong = state.warmUpRatio(key.type, at: now)
       var items: [RankedItem] = []
-      for (counterKey, hot) in state.hot where hot.type == key.type && hot.region == key.region {
+      for (counterKey, item) in candidates {
         guard let counters = state.counters[key.type.index][counterKey],
-          let position = catalog.position(of: hot.item, key.type),
-          !blocked.contains(hot.item)
+          let position = catalog.position(of: item, key.type)
         else { continue }
-        if key.type == .video,
-          catalog.uses(ofVideoAt: position).all.contains(where: { blocked.contains($0.1) })
-        {
-          continue
+        if !blocked.isEmpty {
+          if blocked.contains(item) { continue }
+          if key.type == .video,
+            catalog.uses(ofVideoAt: position).all.contains(where: { blocked.contains($0.1) })
+          {
+            continue
+          }
         }
-        let terms = Self.terms(of: counters, type: key.type, state: state, at: now)
+        let terms = Self.terms(
+          of: counters, factors: factors, expectedPerLong: expectedPerLong, state: state)
         guard terms.passesGates else { continue }
         items.append(
           RankedItem(
-            key: hot.item, position: position, id: catalog.id(key.type, at: position),
-            score: terms.z, observed: terms.observed, expected: terms.expected,
+            key: item, position: position, score: terms.z,
+            observed: terms.observed, expected: terms.expected,
             distinctUsers: terms.distinctUsers, views: counters.views,
             actors: counters.lifetimeActors, isRising: terms.isRising))
       }
-      items.sort { $0.score > $1.score || ($0.score == $1.score && $0.id < $1.id) }
-      return Ranking(computedAt: now, generation: state.generation, items: items)
+      return items
     }
+    // Ids are read from the index only where scores tie: most items never need theirs
+    // until shown.
+    items.sort { left, right in
+      if left.score != right.score { return left.score > right.score }
+      return catalog.id(key.type, at: left.position) < catalog.id(key.type, at: right.position)
+    }
+    let generation = try store.withState { state throws(SearchError) in state.generation }
+    return Ranking(computedAt: now, generation: generation, items: items)
   }
 
   /// `O`, `E`, `z` and the gates of one counter at `now`.
   static func terms(
     of counters: ItemCounters, type: ContentType, state: TrendingState, at now: Double
   ) -> TrendTerms {
+    terms(
+      of: counters, factors: state.decayFactors(type, at: now),
+      expectedPerLong: state.warmUpRatio(type, at: now), state: state)
+  }
+
+  /// `O`, `E`, `z` and the gates of one counter, with the type's decay factors and `E / L`
+  /// at "now".
+  static func terms(
+    of counters: ItemCounters, factors: (short: Double, long: Double), expectedPerLong: Double,
+    state: TrendingState
+  ) -> TrendTerms {
     let configuration = state.configuration
-    let clock = state.clock(type)
-    let counts = state.decayedCounts(counters, type: type, at: now)
-    let expected =
-      counts.long * DecayClock.meanLifetime(clock.shortHalfLife)
-      / DecayClock.meanLifetime(clock.longHalfLife)
-    let z = (counts.short - expected) / (expected + configuration.priorCount).squareRoot()
-    let distinct = counters.users.count
-    let passes =
-      counts.short >= configuration.minimumObservedCount
-      && distinct >= configuration.minimumDistinctUsers && z.isFinite
+    let observed = Double(counters.short) * factors.short
+    let long = Double(counters.long) * factors.long
+    let expected = long * expectedPerLong
+    let z = (observed - expected) / (expected + configuration.priorCount).squareRoot()
+    let passesVolume = observed >= configuration.minimumObservedCount && z.isFinite
+    // The sketch's count is read only for items with the volume to be listed.
+    let distinct = passesVolume ? counters.users.count : 0
+    let passes = passesVolume && distinct >= configuration.minimumDistinctUsers
     return TrendTerms(
-      observed: counts.short, expected: expected, long: counts.long, z: z.isFinite ? z : 0,
-      distinctUsers: distinct,
+      observed: observed, expected: expected, long: long, z: z.isFinite ? z : 0,
+      distinctUsers: passesVolume ? distinct : counters.users.count,
       isRising: passes && z >= configuration.risingThreshold
-        && counts.short >= configuration.risingRatio * expected,
+        && observed >= configuration.risingRatio * expected,
       passesGates: passes)
   }
 
@@ -180,8 +198,11 @@ extension TrendingContent {
     var featured: [ContentKey: [String]] = [:]
     for video in videos.items {
       for (_, item) in catalog.uses(ofVideoAt: video.position).all where keys.contains(item) {
-        if featured[item, default: []].count < 3 { featured[item, default: []].append(video.id) }
+        if featured[item, default: []].count < 3 {
+          featured[item, default: []].append(catalog.id(.video, at: video.position))
+        }
       }
+      if featured.count == keys.count, featured.values.allSatisfy({ $0.count == 3 }) { break }
     }
     return featured
   }

@@ -248,9 +248,10 @@ struct EventContribution: Sendable {
       JournalEntry(
         type: .video, user: user, time: time, lastTime: time, weight: weight, views: views))
     if views > 0, outcome != .tooOld {
-      for (type, item) in Self.uses(of: video, catalog: catalog, state: state).all {
-        state.addViews(views, to: type, item, region: region)
-      }
+      let uses = Self.uses(of: video, catalog: catalog, state: state)
+      for hashtag in uses.hashtags { state.addViews(views, to: .hashtag, hashtag, region: region) }
+      if let sound = uses.sound { state.addViews(views, to: .sound, sound, region: region) }
+      if let effect = uses.effect { state.addViews(views, to: .effect, effect, region: region) }
     }
     return outcome
   }

@@ -49,9 +49,11 @@ extension TrendingState {
       newest[entry.type.index] = max(newest[entry.type.index], entry.lastTime)
     }
     newestTime = newest.max() ?? .min
-    for type in ContentType.allCases where landmarks[type.index] != nil {
+    for type in ContentType.allCases where longLandmarks[type.index] != nil {
       let latest = newest[type.index]
-      landmarks[type.index] = latest == .min ? nil : clock(type).landmark(containing: latest)
+      let clock = clock(type)
+      shortLandmarks[type.index] = latest == .min ? nil : clock.shortLandmark(containing: latest)
+      longLandmarks[type.index] = latest == .min ? nil : clock.longLandmark(containing: latest)
     }
   }
 
@@ -101,9 +103,13 @@ extension TrendingState {
     }
     for (video, posted) in other.postedVideos { recordPost(of: video, posted) }
     newestTime = max(newestTime, other.newestTime)
-    for index in landmarks.indices {
-      if let theirs = other.landmarks[index] {
-        landmarks[index] = max(landmarks[index] ?? theirs, theirs)
+    if let theirs = other.firstTime { firstTime = min(firstTime ?? theirs, theirs) }
+    for index in longLandmarks.indices {
+      if let theirs = other.longLandmarks[index] {
+        longLandmarks[index] = max(longLandmarks[index] ?? theirs, theirs)
+      }
+      if let theirs = other.shortLandmarks[index] {
+        shortLandmarks[index] = max(shortLandmarks[index] ?? theirs, theirs)
       }
     }
     pruneAndRebuild(types: ContentType.allCases)
@@ -132,7 +138,6 @@ extension TrendingState {
     var evicted = Set<ContentKey>()
     for victim in ranked.prefix(ranked.count - keep) {
       counters[victim.type.index][victim.key] = nil
-      hot[victim.key] = nil
       evicted.insert(victim.key)
     }
     journal = journal.filter { !evicted.contains($0.key.item) }
@@ -145,8 +150,10 @@ extension TrendingState: Equatable {
   /// newest time: the bit-for-bit comparison of exact merging. The hot set and the
   /// generation follow from those or only serve caches.
   public static func == (lhs: TrendingState, rhs: TrendingState) -> Bool {
-    lhs.configuration == rhs.configuration && lhs.landmarks == rhs.landmarks
-      && lhs.newestTime == rhs.newestTime && lhs.journal == rhs.journal
+    lhs.configuration == rhs.configuration && lhs.shortLandmarks == rhs.shortLandmarks
+      && lhs.longLandmarks == rhs.longLandmarks
+      && lhs.newestTime == rhs.newestTime && lhs.firstTime == rhs.firstTime
+      && lhs.journal == rhs.journal
       && lhs.counters == rhs.counters && lhs.postedVideos == rhs.postedVideos
   }
 }

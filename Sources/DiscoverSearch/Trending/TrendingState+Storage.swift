@@ -35,7 +35,7 @@ extension TrendingState {
       payload.append(Int64(windows.longHalfLife))
     }
     payload.append(configuration.retentionHalfLives.bitPattern)
-    for landmark in landmarks { payload.append(landmark ?? .min) }
+    for time in shortLandmarks + longLandmarks + [firstTime] { payload.append(time ?? .min) }
     payload.append(newestTime)
     payload.append(UInt64(journal.count))
     // Sorted, so that equal states give equal files.
@@ -149,10 +149,16 @@ extension TrendingState {
   private mutating func readContents(
     _ reader: inout ByteReader, damaged: (String) -> SearchError
   ) throws(SearchError) {
-    for index in landmarks.indices {
+    for index in shortLandmarks.indices {
       let landmark = try reader.read(Int64.self, or: damaged("no landmarks"))
-      landmarks[index] = landmark == .min ? nil : landmark
+      shortLandmarks[index] = landmark == .min ? nil : landmark
     }
+    for index in longLandmarks.indices {
+      let landmark = try reader.read(Int64.self, or: damaged("no landmarks"))
+      longLandmarks[index] = landmark == .min ? nil : landmark
+    }
+    let first = try reader.read(Int64.self, or: damaged("no first time"))
+    firstTime = first == .min ? nil : first
     newestTime = try reader.read(Int64.self, or: damaged("no newest time"))
     let entryCount = try reader.count(of: 61, or: damaged("bad journal length"))
     journal.reserveCapacity(entryCount)
@@ -172,7 +178,8 @@ extension TrendingState {
       complete.user = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal")))
       complete.time = try reader.read(Int64.self, or: damaged("journal"))
       complete.lastTime = try reader.read(Int64.self, or: damaged("journal"))
-      guard landmarks[typeIndex] != nil, complete.time <= complete.lastTime,
+      guard longLandmarks[typeIndex] != nil, shortLandmarks[typeIndex] != nil,
+        complete.time <= complete.lastTime,
         complete.lastTime <= newestTime
       else {
         throw damaged("a journal entry after the newest time")

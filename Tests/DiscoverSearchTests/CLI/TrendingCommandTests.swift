@@ -10,7 +10,8 @@ struct TrendingCommandTests {
   /// Ten users view v1 and two view v2; six creators post new videos with #dancechallenge,
   /// sound s1 and an effect the index does not hold.
   static var eventLines: [String] {
-    var lines: [String] = []
+    // A view two weeks earlier: the state has a past, against which items can rise.
+    var lines = [#"{"kind":"view","video":"v3","user":"elder","at":"2026-11-17T10:00:00Z"}"#]
     for user in 0..<10 {
       lines.append(
         #"{"kind":"view","video":"v1","user":"u\#(user)","at":"2026-12-01T10:5\#(user % 10):00Z","region":"US"}"#)
@@ -33,7 +34,7 @@ struct TrendingCommandTests {
       ])
       #expect(recorded.status == 0, "\(recorded.errors)")
       let report = try CLITestSupport.jsonObject(recorded.output)
-      #expect(report["events"] as? Int == 18)
+      #expect(report["events"] as? Int == 19)
       #expect(report["badLines"] as? Int == 0)
 
       let videos = CLITestSupport.run([
@@ -99,7 +100,7 @@ struct TrendingCommandTests {
 
       let stopped = CLITestSupport.run(["events", url.path, "--index", index, "--now", Self.now])
       #expect(stopped.status == 1)
-      #expect(stopped.errors.contains("line 19: unknown kind \"watch\""))
+      #expect(stopped.errors.contains("line 20: unknown kind \"watch\""))
       #expect(stopped.errors.contains("Nothing was recorded"))
       let path = directory.appendingPathComponent("index/trending.dstrend").path
       #expect(!FileManager.default.fileExists(atPath: path))
@@ -109,11 +110,12 @@ struct TrendingCommandTests {
       ])
       #expect(skipped.status == 0)
       let report = try CLITestSupport.jsonObject(skipped.output)
-      #expect(report["events"] as? Int == 18)
+      #expect(report["events"] as? Int == 19)
       #expect(report["badLines"] as? Int == 7)
-      for line in 19...23 {
+      for line in 20...24 {
         #expect(skipped.errors.contains("line \(line):"))
       }
+      #expect(skipped.errors.contains("2 more bad lines skipped"))
 
       // Recording the valid lines again adds views but no new users.
       let events = try CLITestSupport.write(Self.eventLines, named: "events.jsonl", in: directory)

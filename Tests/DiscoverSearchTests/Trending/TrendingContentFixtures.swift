@@ -45,6 +45,13 @@ enum TrendingFixtures {
     return configuration
   }
 
+  /// One view two weeks before `start`: a state that has been recording that long, so that
+  /// items can rise against their own past (a state that just started sees every item as
+  /// new, and none rising).
+  static func age(_ trending: TrendingContent) throws {
+    try trending.record(ContentEvent(.view, video: "v20", user: "elder", at: start - 14 * day))
+  }
+
   /// `count` views of `video`, one per distinct user (`prefix0`, `prefix1`, ...), evenly
   /// spread over `interval` seconds ending at `end`.
   static func views(

@@ -15,13 +15,15 @@ extension TrendingTests {
     }
 
     func makeTrending(_ configuration: TrendingConfiguration = TrendingFixtures.configuration)
-      -> TrendingContent
+      throws -> TrendingContent
     {
-      TrendingContent(index: index, configuration: configuration, clock: clock.function)
+      let trending = TrendingContent(index: index, configuration: configuration, clock: clock.function)
+      try TrendingFixtures.age(trending)
+      return trending
     }
 
     @Test func decayHalvesTheObservedCountAtItsHalfLife() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       try trending.record(
         contentsOf: TrendingFixtures.views(
           of: "v1", count: 10, over: 0, endingAt: clock.now, userPrefix: "a"))
@@ -37,7 +39,7 @@ extension TrendingTests {
     }
 
     @Test func aBurstFlagsTheVideoRisingOnTheNextRefresh() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       try trending.record(
         contentsOf: TrendingFixtures.steadyViews(
           of: "v2", perHour: 10, hours: 48, endingAt: clock.now, distinctUsers: 200,
@@ -53,7 +55,7 @@ extension TrendingTests {
     }
 
     @Test func aSteadyHitDropsBelowASmallerRiser() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       try trending.record(
         contentsOf: TrendingFixtures.steadyViews(
           of: "v1", perHour: 200, hours: 72, endingAt: clock.now, distinctUsers: 5_000,
@@ -71,7 +73,7 @@ extension TrendingTests {
     }
 
     @Test func oneUsersTenThousandViewsDoNotTrend() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       let events = (0..<10_000).map { number in
         ContentEvent(.view, video: "v5", user: "bot", at: clock.now - Double(number % 3_000))
       }
@@ -85,7 +87,7 @@ extension TrendingTests {
     }
 
     @Test func aFewBotsBurstingDoNotRise() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       try trending.record(
         contentsOf: TrendingFixtures.steadyViews(
           of: "v6", perHour: 20, hours: 48, endingAt: clock.now, distinctUsers: 400,
@@ -102,7 +104,7 @@ extension TrendingTests {
     }
 
     @Test func hashtagSoundAndEffectListsCarryTheirDetails() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       var events: [ContentEvent] = []
       for number in 0..<12 {
         events.append(
@@ -152,6 +154,7 @@ extension TrendingTests {
     @Test func itemsTheIndexDoesNotHoldAreCountedButNotListed() throws {
       let store = InMemoryTrendingStore(configuration: TrendingFixtures.configuration)
       let trending = TrendingContent(index: index, store: store, clock: clock.function)
+      try TrendingFixtures.age(trending)
       try trending.record(
         contentsOf: TrendingFixtures.views(
           of: "unknown", count: 20, over: 60, endingAt: clock.now, userPrefix: "a"))
@@ -169,7 +172,7 @@ extension TrendingTests {
     @Test func theBlocklistKeepsItemsHashtagsAndTheirVideosOut() throws {
       var configuration = TrendingFixtures.configuration
       configuration.blocklist = ["#Cooking", "v1"]
-      let trending = makeTrending(configuration)
+      let trending = try makeTrending(configuration)
       var events: [ContentEvent] = []
       for video in ["v1", "v2", "v3"] {
         events += TrendingFixtures.views(
@@ -187,7 +190,7 @@ extension TrendingTests {
     }
 
     @Test func pagesFollowTheCursorWithoutRepeatsAndRegionsFilter() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       var events: [ContentEvent] = []
       for number in 1...9 {
         events += TrendingFixtures.views(
@@ -215,7 +218,7 @@ extension TrendingTests {
     }
 
     @Test func futureEventsAreRecordedAtNowAndScoresStayFinite() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       try trending.record(
         contentsOf: TrendingFixtures.views(
           of: "v7", count: 10, over: 60, endingAt: clock.now + 50 * TrendingFixtures.day,
@@ -233,7 +236,7 @@ extension TrendingTests {
     }
 
     @Test func badEventsThrowTypedErrors() throws {
-      let trending = makeTrending()
+      let trending = try makeTrending()
       for event in [
         ContentEvent(.view, video: "", user: "u", at: clock.now),
         ContentEvent(.view, video: "v1", user: "", at: clock.now),

@@ -194,7 +194,9 @@ extension TrendingState {
   /// Where two states differ, for failure messages.
   func differences(from other: TrendingState) -> [String] {
     var found: [String] = []
-    if landmarks != other.landmarks { found.append("landmarks \(landmarks) vs \(other.landmarks)") }
+    if shortLandmarks != other.shortLandmarks || longLandmarks != other.longLandmarks {
+      found.append("landmarks differ")
+    }
     if newestTime != other.newestTime { found.append("newest \(newestTime) vs \(other.newestTime)") }
     if journal != other.journal {
       let mine = Set(journal.keys), theirs = Set(other.journal.keys)
