@@ -56,7 +56,9 @@ struct BenchmarkOptions {
 
     DISCOVER_BENCH_DUMP=FILE writes each search query's median µs (blended, text-only), tab
     and text; DISCOVER_BENCH_SUGGEST_DUMP=FILE each suggest query's median µs (typo
-    tolerance on, off) and text, one per line, tab-separated.
+    tolerance on, off) and text, one per line, tab-separated. With --events,
+    DISCOVER_BENCH_TRENDING_DEBUG=1 prints each missed riser and flagged steady hit with its
+    O, E and z.
     """
 
   /// Parses the arguments.

@@ -77,11 +77,16 @@ struct BenchmarkReport {
         ("tracked items", TextFormatting.grouped(trending.usage.trackedItems)),
         ("bytes per tracked item", number(trending.usage.bytesPerTrackedItem)),
         (
-          "journal", "\(TextFormatting.grouped(trending.usage.journalEntries)) entries, \(mebibytes(trending.usage.journalBytes))"
+          "journal",
+          "\(TextFormatting.grouped(trending.usage.journalEntries)) entries, \(mebibytes(trending.usage.journalBytes))"
         ),
-        ("top-50 list p50 / p95 / p99", percentiles(trending.listLatency)),
+        ("top-50 refresh p50 / p95 / p99", percentiles(trending.listLatency)),
+        ("top-50 cached p50 / p95 / p99", percentiles(trending.cachedListLatency)),
         ("risers found in 5 min", "\(trending.risersFound) of \(trending.risersPlanted)"),
-        ("bots / steady hits rising", "\(trending.botsFlaggedRising) / \(trending.steadyFlaggedRising)"),
+        (
+          "bots / steady hits rising",
+          "\(trending.botsFlaggedRising) / \(trending.steadyFlaggedRising)"
+        ),
       ]
     }
     return "\n" + Self.markdownTable(header: ("measure", "value"), rows: rows)
@@ -147,6 +152,8 @@ struct BenchmarkReport {
       writer.field("listP95Micros", trending.listLatency.p95)
       writer.field("listP99Micros", trending.listLatency.p99)
       writer.field("lists", trending.listLatency.queries)
+      writer.field("cachedListP50Micros", trending.cachedListLatency.p50)
+      writer.field("cachedListP99Micros", trending.cachedListLatency.p99)
       writer.field("risersPlanted", trending.risersPlanted)
       writer.field("risersFound", trending.risersFound)
       writer.field("botsFlaggedRising", trending.botsFlaggedRising)

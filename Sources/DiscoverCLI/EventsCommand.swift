@@ -41,7 +41,8 @@ struct EventsCommand {
       report.add(try trending.record(contentsOf: batch))
     } catch let error as SearchError where error.code == .invalidArgument {
       throw CommandError.failure(
-        TextFormatting.removingAdvice(" Fix the line, or record with the skip policy", from: error.message),
+        TextFormatting.removingAdvice(
+          " Fix the line, or record with the skip policy", from: error.message),
         hints: [
           "Fix the line, or add --skip-bad-lines to skip bad lines, count them and record the rest. Nothing was recorded."
         ], code: CommandError.Code(error.code))
@@ -60,7 +61,8 @@ struct EventsCommand {
     }
     if loaded.issueCount > Self.listedIssueCount {
       console.warn(
-        "\(TextFormatting.grouped(loaded.issueCount - Self.listedIssueCount)) more bad lines skipped")
+        "\(TextFormatting.grouped(loaded.issueCount - Self.listedIssueCount)) more bad lines skipped"
+      )
     }
     if options.writesJSON {
       var writer = JSONWriter(capacity: 256)
@@ -76,7 +78,8 @@ struct EventsCommand {
       return
     }
     var text = "Recorded \(TextFormatting.counted(loaded.eventCount, "event")) into "
-    text += "\(TextFormatting.singleLine(TrendingStateFile.path(inIndexDirectory: options.indexDirectory)))\n"
+    text +=
+      "\(TextFormatting.singleLine(TrendingStateFile.path(inIndexDirectory: options.indexDirectory)))\n"
     text += "  \(TextFormatting.grouped(report.counted)) counted, "
     text += "\(TextFormatting.grouped(report.duplicates)) repeats within their window, "
     text += "\(TextFormatting.grouped(report.tooOld)) too old to count"
@@ -115,7 +118,7 @@ enum TrendingStateFile {
     do {
       return try TrendingContent.open(
         at: URL(fileURLWithPath: indexDirectory, isDirectory: true), index: index, clock: clock)
-    } catch where error.code == .corruptIndex {
+    } catch  where error.code == .corruptIndex {
       var error = error
       error.message = TextFormatting.removingAdvice("; delete ", from: error.message)
       throw CommandError(error, context: "the trending state is damaged", hints: [startOver])

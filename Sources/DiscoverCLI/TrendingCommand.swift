@@ -22,7 +22,9 @@ struct TrendingCommand {
     let page: TrendingPage
     var explanations: [TrendingExplanation?] = []
     do {
-      let cursor = try options.cursor.map { token throws(SearchError) in try TrendingCursor(token: token) }
+      let cursor = try options.cursor.map { token throws(SearchError) in
+        try TrendingCursor(token: token)
+      }
       page = try trending.list(type, region: options.region, limit: options.limit, after: cursor)
       if options.explains {
         for item in page.items {
@@ -140,7 +142,8 @@ struct TrendingCommand {
   /// the cursor of the next page.
   func humanText(_ page: TrendingPage, explanations: [TrendingExplanation?]) -> String {
     let region = options.region.map { " in \($0.uppercased())" } ?? ""
-    var text = "Trending \(options.list.rawValue)\(region): \(TextFormatting.grouped(page.items.count))\n\n"
+    var text =
+      "Trending \(options.list.rawValue)\(region): \(TextFormatting.grouped(page.items.count))\n\n"
     guard !page.items.isEmpty else {
       let users = TrendingConfiguration().minimumDistinctUsers
       return text
@@ -149,7 +152,8 @@ struct TrendingCommand {
     let numberWidth = String(page.items.count).count
     for (offset, item) in page.items.enumerated() {
       let number = "\(offset + 1).".leftPadding(to: numberWidth + 1)
-      text += "\(number) \(TextFormatting.singleLine(item.title)) (\(TextFormatting.singleLine(item.id)))"
+      text +=
+        "\(number) \(TextFormatting.singleLine(item.title)) (\(TextFormatting.singleLine(item.id)))"
       text += " · score \(TextFormatting.fixed(item.score, 2))\(item.isRising ? " · rising" : "")"
       text += " · \(TextFormatting.counted(item.viewCount, "view"))"
       switch item.details {
@@ -158,18 +162,24 @@ struct TrendingCommand {
       case .hashtag(let details):
         text += " · \(TextFormatting.counted(details.participants, "participant"))"
       case .sound(let details):
-        text += " · \(TextFormatting.counted(details.videoCount, "video")) (growth \(TextFormatting.fixed(details.growth, 1)))"
+        text +=
+          " · \(TextFormatting.counted(details.videoCount, "video")) (growth \(TextFormatting.fixed(details.growth, 1)))"
       case .effect(let details):
-        text += " · \(TextFormatting.counted(details.videoCount, "video")) (growth \(TextFormatting.fixed(details.growth, 1)))"
+        text +=
+          " · \(TextFormatting.counted(details.videoCount, "video")) (growth \(TextFormatting.fixed(details.growth, 1)))"
       }
       text += "\n"
       if !item.featuredVideoIDs.isEmpty {
-        text += "   featured: \(item.featuredVideoIDs.map(TextFormatting.singleLine).joined(separator: ", "))\n"
+        text +=
+          "   featured: \(item.featuredVideoIDs.map(TextFormatting.singleLine).joined(separator: ", "))\n"
       }
       if offset < explanations.count, let explanation = explanations[offset] {
-        text += "   O \(TextFormatting.fixed(explanation.observed, 2)) observed in the short window, E \(TextFormatting.fixed(explanation.expected, 2)) expected from the long one (L \(TextFormatting.fixed(explanation.longCount, 2)))"
-        text += ", z = (O - E) / sqrt(E + \(TextFormatting.fixed(explanation.priorCount, 0))) = \(TextFormatting.fixed(explanation.z, 2))"
-        text += ", \(explanation.distinctUsersIsExact ? "" : "about ")\(TextFormatting.counted(explanation.distinctUsers, "distinct user"))\n"
+        text +=
+          "   O \(TextFormatting.fixed(explanation.observed, 2)) observed in the short window, E \(TextFormatting.fixed(explanation.expected, 2)) expected from the long one (L \(TextFormatting.fixed(explanation.longCount, 2)))"
+        text +=
+          ", z = (O - E) / sqrt(E + \(TextFormatting.fixed(explanation.priorCount, 0))) = \(TextFormatting.fixed(explanation.z, 2))"
+        text +=
+          ", \(explanation.distinctUsersIsExact ? "" : "about ")\(TextFormatting.counted(explanation.distinctUsers, "distinct user"))\n"
       }
     }
     if let cursor = page.nextCursor {

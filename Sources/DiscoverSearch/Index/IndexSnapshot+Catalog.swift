@@ -27,6 +27,12 @@ extension IndexSnapshot {
   /// - Complexity: O(n) in the length of the video's hashtags; a tag of plain ASCII letters
   ///   and digits is folded without the analyzer.
   package func catalogVideo(at position: Int) -> CatalogVideo {
+    catalogVideo(at: position, includingHashtags: true)
+  }
+
+  /// The video at `position`, with its hashtags left empty unless `includingHashtags`: a
+  /// list's card needs no hashtags, and folding them is most of the cost.
+  package func catalogVideo(at position: Int, includingHashtags: Bool) -> CatalogVideo {
     precondition(
       (0..<catalogVideoCount).contains(position),
       "catalog video \(position) is outside 0..<\(catalogVideoCount)")
@@ -49,7 +55,8 @@ extension IndexSnapshot {
       thumbnailURL: videos.thumbnails.url(at: position, id: id),
       createdAt: videos.createdAt[position].map { Date(timeIntervalSince1970: TimeInterval($0)) },
       viewCount: videos.viewCounts[position], creator: creatorID,
-      hashtags: foldedHashtags(ofVideo: position), sound: soundID, effect: effectID)
+      hashtags: includingHashtags ? foldedHashtags(ofVideo: position) : [], sound: soundID,
+      effect: effectID)
   }
 
   /// The hashtag document at `position`. An empty description reads as `nil`, as empty

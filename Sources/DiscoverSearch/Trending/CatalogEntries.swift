@@ -40,8 +40,7 @@ package struct CatalogHashtag: Sendable, Hashable {
   package var viewCount: Int
   package var videoCount: Int
 
-  package init(id: String, name: String, description: String?, viewCount: Int, videoCount: Int)
-  {
+  package init(id: String, name: String, description: String?, viewCount: Int, videoCount: Int) {
     self.id = id
     self.name = name
     self.description = description

@@ -167,7 +167,9 @@ private struct EventLoadState {
     case .blank:
       report.blankLineCount += 1
     case .tooLong(let byteCount):
-      try reject(EventFileIssue(line: number, reason: "the line is \(byteCount) bytes, too long for an event"))
+      try reject(
+        EventFileIssue(
+          line: number, reason: "the line is \(byteCount) bytes, too long for an event"))
     case .text(let bytes):
       let event: ContentEvent
       do {

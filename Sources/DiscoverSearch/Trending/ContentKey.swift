@@ -25,7 +25,9 @@ struct ContentKey: Hashable, Sendable, Comparable {
 
   /// The key of a region, by its upper-cased code.
   init(region: String) {
-    let isUpper = region.utf8.allSatisfy { !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) && $0 < 0x80 }
+    let isUpper = region.utf8.allSatisfy {
+      !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) && $0 < 0x80
+    }
     rawValue = Self.mix(Self.hash(isUpper ? region : region.uppercased(), tag: 0x02))
   }
 

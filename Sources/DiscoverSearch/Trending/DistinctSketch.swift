@@ -72,15 +72,31 @@ struct DistinctSketch: Sendable, Hashable {
     for hash in other.hashes { insert(hash: hash) }
   }
 
+  /// How many hashes are kept: the filled slots, which come first.
+  private var keptCount: Int {
+    // Slots fill in order, so the filled ones are a prefix; count the non-zero 16-bit lanes.
+    func lanes(_ word: UInt64) -> Int {
+      var count = 0
+      var rest = word
+      while rest != 0, count < 4 {
+        if rest & 0xFFFF != 0 { count += 1 } else { break }
+        rest >>= 16
+      }
+      return count
+    }
+    let first = lanes(low)
+    return first < 4 ? first : 4 + lanes(high)
+  }
+
   /// Whether the count is exact (fewer than ``capacity`` hashes are kept).
-  var isExact: Bool { hashes.count < Self.capacity }
+  var isExact: Bool { keptCount < Self.capacity }
 
   /// The number of distinct users: exact below ``capacity``, else the KMV estimate
   /// `(k - 1) / U₍ₖ₎`, with `U₍ₖ₎` the largest kept hash as a fraction of the hash range.
   var count: Int {
-    let kept = hashes
-    guard kept.count == Self.capacity, let largest = kept.last else { return kept.count }
-    let fraction = Double(largest) / 65_536
+    let kept = keptCount
+    guard kept == Self.capacity else { return kept }
+    let fraction = Double(slot(Self.capacity - 1)) / 65_536
     return max(Self.capacity, Int(((Double(Self.capacity) - 1) / fraction).rounded()))
   }
 }

@@ -89,7 +89,8 @@ struct VideoUses: Sendable, Hashable {
 
   /// Every item the video's views and posts count toward.
   var all: [(ContentType, ContentKey)] {
-    hashtags.map { (.hashtag, $0) } + [sound.map { (.sound, $0) }, effect.map { (.effect, $0) }]
+    hashtags.map { (.hashtag, $0) }
+      + [sound.map { (.sound, $0) }, effect.map { (.effect, $0) }]
       .compactMap { $0 }
   }
 }

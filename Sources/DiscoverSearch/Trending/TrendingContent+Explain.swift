@@ -27,17 +27,22 @@ extension TrendingContent {
       var reasons: [String] = []
       if counters.users.count < configuration.minimumDistinctUsers {
         reasons.append(
-          "\(counters.users.count) distinct users, fewer than the \(configuration.minimumDistinctUsers) needed")
+          "\(counters.users.count) distinct users, fewer than the \(configuration.minimumDistinctUsers) needed"
+        )
       }
       if terms.observed < configuration.minimumObservedCount {
         reasons.append(
-          "observed count \(Self.rounded(terms.observed)) is below the minimum of \(Self.rounded(configuration.minimumObservedCount))")
+          "observed count \(Self.rounded(terms.observed)) is below the minimum of \(Self.rounded(configuration.minimumObservedCount))"
+        )
       }
       if position == nil {
-        reasons.append("the index holds no \(type.rawValue) \(id): it is counted but not listed until indexed")
+        reasons.append(
+          "the index holds no \(type.rawValue) \(id): it is counted but not listed until indexed")
       }
       if blocked.contains(item)
-        || (type == .video && position.map { catalog.uses(ofVideoAt: $0).all.contains { blocked.contains($0.1) } } == true)
+        || (type == .video
+          && position.map { catalog.uses(ofVideoAt: $0).all.contains { blocked.contains($0.1) } }
+            == true)
       {
         reasons.append("it is blocked, or uses a blocked hashtag, sound or effect")
       }

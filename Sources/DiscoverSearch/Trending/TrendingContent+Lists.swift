@@ -7,6 +7,13 @@ struct Ranking: Sendable {
   var items: [RankedItem]
 }
 
+/// The featured videos of every item, from one video ranking.
+struct FeaturedIndex: Sendable {
+  var computedAt: Double
+  var generation: UInt64
+  var positions: [ContentKey: [Int]]
+}
+
 /// One listed item of a ranking.
 struct RankedItem: Sendable {
   var key: ContentKey
@@ -62,16 +69,19 @@ extension TrendingContent {
     }
     let catalog = self.catalog
     let ranking = try self.ranking(type, region: regionName, catalog: catalog)
-    let start = cursor.map { cursor in
-      ranking.items.firstIndex {
-        $0.score < cursor.score
-          || ($0.score == cursor.score && catalog.id(type, at: $0.position) > cursor.id)
-      } ?? ranking.items.count
-    } ?? 0
+    let start =
+      cursor.map { cursor in
+        ranking.items.firstIndex {
+          $0.score < cursor.score
+            || ($0.score == cursor.score && catalog.id(type, at: $0.position) > cursor.id)
+        } ?? ranking.items.count
+      } ?? 0
     let end = min(ranking.items.count, start + limit)
     let featured =
       type == .video
-      ? [:] : try featuredVideos(region: regionName, for: Set(ranking.items[start..<end].map(\.key)), catalog: catalog)
+      ? [:]
+      : try featuredVideos(
+        region: regionName, for: Set(ranking.items[start..<end].map(\.key)), catalog: catalog)
     let items = ranking.items[start..<end].map {
       makeItem($0, type: type, featured: featured[$0.key] ?? [], catalog: catalog)
     }
@@ -118,15 +128,21 @@ extension TrendingContent {
       return keys
     }
     var items = try store.withState { state throws(SearchError) -> [RankedItem] in
-      state.coolDown(key, at: now)
       guard let candidates = state.hot[key] else { return [] }
-      let factors = state.decayFactors(key.type, at: now)
-      let expectedPerLong = state.warmUpRatio(key.type, at: now)
+      let formula = TrendFormula(key.type, state: state, at: now)
+      let shortFactor = formula.shortFactor
+      let floor = formula.minimumObservedCount
       var items: [RankedItem] = []
+      var cooled: [ContentKey] = []
       for (counterKey, item) in candidates {
         guard let counters = state.counters[key.type.index][counterKey],
-          let position = catalog.position(of: item, key.type)
-        else { continue }
+          Double(counters.short) * shortFactor >= floor
+        else {
+          // Below the minimum now, and until a new contribution checks it again.
+          cooled.append(counterKey)
+          continue
+        }
+        guard let position = catalog.position(of: item, key.type) else { continue }
         if !blocked.isEmpty {
           if blocked.contains(item) { continue }
           if key.type == .video,
@@ -135,8 +151,7 @@ extension TrendingContent {
             continue
           }
         }
-        let terms = Self.terms(
-          of: counters, factors: factors, expectedPerLong: expectedPerLong, state: state)
+        let terms = formula.terms(of: counters)
         guard terms.passesGates else { continue }
         items.append(
           RankedItem(
@@ -145,48 +160,40 @@ extension TrendingContent {
             distinctUsers: terms.distinctUsers, views: counters.views,
             actors: counters.lifetimeActors, isRising: terms.isRising))
       }
+      for counterKey in cooled { state.hot[key]?[counterKey] = nil }
       return items
     }
-    // Ids are read from the index only where scores tie: most items never need theirs
-    // until shown.
-    items.sort { left, right in
-      if left.score != right.score { return left.score > right.score }
-      return catalog.id(key.type, at: left.position) < catalog.id(key.type, at: right.position)
-    }
+    Self.order(&items, type: key.type, catalog: catalog)
     let generation = try store.withState { state throws(SearchError) in state.generation }
     return Ranking(computedAt: now, generation: generation, items: items)
+  }
+
+  /// Orders items by score, best first, and items of equal score by id: the ids are read
+  /// from the index only within runs of equal scores.
+  static func order(_ items: inout [RankedItem], type: ContentType, catalog: TrendingCatalog) {
+    // Sorting small (score, index) pairs and gathering once moves far fewer bytes than
+    // sorting the items themselves.
+    var order = items.indices.map { (score: items[$0].score, index: $0) }
+    order.sort { $0.score > $1.score }
+    items = order.map { items[$0.index] }
+    var start = 0
+    while start < items.count {
+      var end = start + 1
+      while end < items.count, items[end].score == items[start].score { end += 1 }
+      if end - start > 1 {
+        items[start..<end].sort {
+          catalog.id(type, at: $0.position) < catalog.id(type, at: $1.position)
+        }
+      }
+      start = end
+    }
   }
 
   /// `O`, `E`, `z` and the gates of one counter at `now`.
   static func terms(
     of counters: ItemCounters, type: ContentType, state: TrendingState, at now: Double
   ) -> TrendTerms {
-    terms(
-      of: counters, factors: state.decayFactors(type, at: now),
-      expectedPerLong: state.warmUpRatio(type, at: now), state: state)
-  }
-
-  /// `O`, `E`, `z` and the gates of one counter, with the type's decay factors and `E / L`
-  /// at "now".
-  static func terms(
-    of counters: ItemCounters, factors: (short: Double, long: Double), expectedPerLong: Double,
-    state: TrendingState
-  ) -> TrendTerms {
-    let configuration = state.configuration
-    let observed = Double(counters.short) * factors.short
-    let long = Double(counters.long) * factors.long
-    let expected = long * expectedPerLong
-    let z = (observed - expected) / (expected + configuration.priorCount).squareRoot()
-    let passesVolume = observed >= configuration.minimumObservedCount && z.isFinite
-    // The sketch's count is read only for items with the volume to be listed.
-    let distinct = passesVolume ? counters.users.count : 0
-    let passes = passesVolume && distinct >= configuration.minimumDistinctUsers
-    return TrendTerms(
-      observed: observed, expected: expected, long: long, z: z.isFinite ? z : 0,
-      distinctUsers: passesVolume ? distinct : counters.users.count,
-      isRising: passes && z >= configuration.risingThreshold
-        && observed >= configuration.risingRatio * expected,
-      passesGates: passes)
+    TrendFormula(type, state: state, at: now).terms(of: counters)
   }
 
   /// The best trending videos (at most 3 each) that use each of `keys`, in `region`.
@@ -195,14 +202,41 @@ extension TrendingContent {
   ) throws(SearchError) -> [ContentKey: [String]] {
     guard !keys.isEmpty else { return [:] }
     let videos = try ranking(.video, region: region, catalog: catalog)
-    var featured: [ContentKey: [String]] = [:]
-    for video in videos.items {
-      for (_, item) in catalog.uses(ofVideoAt: video.position).all where keys.contains(item) {
-        if featured[item, default: []].count < 3 {
-          featured[item, default: []].append(catalog.id(.video, at: video.position))
-        }
+    let regionKey = region.map { ContentKey(region: $0).rawValue } ?? 0
+    // What each item's best videos are follows from the video ranking alone: computed once
+    // per video ranking, then read by every hashtag, sound and effect page until it changes.
+    let index = caches.withLock { caches -> [ContentKey: [Int]]? in
+      guard let cached = caches.featured[regionKey], cached.computedAt == videos.computedAt,
+        cached.generation == videos.generation
+      else { return nil }
+      return cached.positions
+    }
+    let positions = index ?? Self.featuredPositions(of: videos, catalog: catalog)
+    if index == nil {
+      caches.withLock {
+        $0.featured[regionKey] = FeaturedIndex(
+          computedAt: videos.computedAt, generation: videos.generation, positions: positions)
       }
-      if featured.count == keys.count, featured.values.allSatisfy({ $0.count == 3 }) { break }
+    }
+    var featured: [ContentKey: [String]] = [:]
+    for key in keys {
+      if let found = positions[key] { featured[key] = found.map { catalog.id(.video, at: $0) } }
+    }
+    return featured
+  }
+
+  /// For every hashtag, sound and effect the ranked videos use, the positions of its best
+  /// three, best first.
+  private static func featuredPositions(of videos: Ranking, catalog: TrendingCatalog)
+    -> [ContentKey: [Int]]
+  {
+    var featured: [ContentKey: [Int]] = [:]
+    for video in videos.items {
+      let uses = catalog.uses(ofVideoAt: video.position)
+      for item in uses.hashtags + [uses.sound, uses.effect].compactMap({ $0 })
+      where featured[item, default: []].count < 3 {
+        featured[item, default: []].append(video.position)
+      }
     }
     return featured
   }
@@ -215,7 +249,7 @@ extension TrendingContent {
     let growth = ranked.observed - ranked.expected
     switch type {
     case .video:
-      let video = snapshot.catalogVideo(at: ranked.position)
+      let video = snapshot.catalogVideo(at: ranked.position, includingHashtags: false)
       return TrendingItem(
         id: video.id, type: .video, title: video.title,
         viewCount: video.viewCount + Int(ranked.views), thumbnailURL: video.thumbnailURL,
@@ -251,5 +285,49 @@ extension TrendingContent {
             videoCount: effect.useCount + Int(ranked.actors), growth: growth,
             featuredVideoIDs: featured)))
     }
+  }
+}
+
+/// The score formula of one list at one "now": decay factors and thresholds read once, so
+/// that scoring a candidate touches only its counter.
+struct TrendFormula: Sendable {
+  let shortFactor: Double
+  let longFactor: Double
+  /// `E / L` (see ``TrendingState/warmUpRatio(_:at:)``).
+  let expectedPerLong: Double
+  let minimumObservedCount: Double
+  let minimumDistinctUsers: Int
+  let priorCount: Double
+  let risingThreshold: Double
+  let risingRatio: Double
+
+  init(_ type: ContentType, state: TrendingState, at now: Double) {
+    let factors = state.decayFactors(type, at: now)
+    shortFactor = factors.short
+    longFactor = factors.long
+    expectedPerLong = state.warmUpRatio(type, at: now)
+    let configuration = state.configuration
+    minimumObservedCount = configuration.minimumObservedCount
+    minimumDistinctUsers = configuration.minimumDistinctUsers
+    priorCount = configuration.priorCount
+    risingThreshold = configuration.risingThreshold
+    risingRatio = configuration.risingRatio
+  }
+
+  /// `O`, `E`, `z` and the gates of one counter.
+  @inline(__always)
+  func terms(of counters: ItemCounters) -> TrendTerms {
+    let observed = Double(counters.short) * shortFactor
+    let long = Double(counters.long) * longFactor
+    let expected = long * expectedPerLong
+    let z = (observed - expected) / (expected + priorCount).squareRoot()
+    let passesVolume = observed >= minimumObservedCount && z.isFinite
+    let distinct = counters.users.count
+    let passes = passesVolume && distinct >= minimumDistinctUsers
+    return TrendTerms(
+      observed: observed, expected: expected, long: long, z: z.isFinite ? z : 0,
+      distinctUsers: distinct,
+      isRising: passes && z >= risingThreshold && observed >= risingRatio * expected,
+      passesGates: passes)
   }
 }

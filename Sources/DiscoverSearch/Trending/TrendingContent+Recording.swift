@@ -272,7 +272,8 @@ struct EventContribution: Sendable {
       // A participant is a creator; a use is a video (with its creator, so that an entry's
       // user is fixed by its key whatever order the posts come in).
       let actor =
-        type == .hashtag ? user : ContentKey(rawValue: ContentKey.mix(video.rawValue ^ user.rawValue))
+        type == .hashtag
+        ? user : ContentKey(rawValue: ContentKey.mix(video.rawValue ^ user.rawValue))
       let result = state.contribute(
         JournalKey(item: item, actor: actor, bucket: JournalKey.lifetime, region: region),
         JournalEntry(type: type, user: user, time: time, lastTime: time, weight: 1, views: 0))

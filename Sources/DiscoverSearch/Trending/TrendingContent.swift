@@ -45,7 +45,7 @@ import Synchronization
 ///
 /// **Memory.** Each tracked counter (an item, or an item within a region) is 40 bytes plus
 /// its table slot; the journal holds one entry per deduplicated contribution within the
-/// retention horizon. ``memoryBytes`` measures both.
+/// retention horizon. ``memoryUsage`` measures both.
 ///
 /// **Concurrency.** Calls are serialized by the store; the class is safe to share.
 public final class TrendingContent: Sendable {
@@ -120,6 +120,8 @@ public final class TrendingContent: Sendable {
 struct TrendingCaches: Sendable {
   var catalog: TrendingCatalog?
   var rankings: [RankingKey: Ranking] = [:]
+  /// Per region key, the featured videos of the video ranking last computed.
+  var featured: [UInt64: FeaturedIndex] = [:]
   /// The blocklist's keys for one catalog.
   var blocked: (catalog: TrendingCatalog, blocklist: Set<String>, keys: Set<ContentKey>)?
 }

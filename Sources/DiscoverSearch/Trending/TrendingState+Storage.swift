@@ -52,7 +52,9 @@ extension TrendingState {
       payload.append(entry.lastTime)
     }
     for type in ContentType.allCases {
-      let lifetime = counters[type.index].filter { $0.value.views > 0 || $0.value.lifetimeActors > 0 }
+      let lifetime = counters[type.index].filter {
+        $0.value.views > 0 || $0.value.lifetimeActors > 0
+      }
       payload.append(UInt64(lifetime.count))
       for (key, item) in lifetime.sorted(by: { $0.key < $1.key }) {
         payload.append(key.rawValue)

@@ -9,13 +9,13 @@ import Foundation
 /// **Exactness.** The short and long decayed sums and the distinct-user sketches are a pure
 /// function of the journal and each window's landmark epoch; the lifetime views and lifetime
 /// actors are integer sums over the events. So recording a stream in any order, recording
-/// any split of it on several instances and merging them (``merge(_:)``), retracting a user
-/// (``retract(user:viewedItems:)``), or saving and reopening, all give the same state, bit
+/// any split of it on several instances and merging them (`merge(_:)`), retracting a user
+/// (`retract(user:viewedItems:)`), or saving and reopening, all give the same state, bit
 /// for bit, as long as no event is older than the retention horizon and nothing is evicted.
 ///
-/// **Landmarks.** Each window of each type has its own landmark (``DecayClock``). When the
+/// **Landmarks.** Each window of each type has its own landmark (`DecayClock`). When the
 /// short window's moves (every 16 short half-lives of event time), only the short sums are
-/// recomputed, from the entries of the last 17 short half-lives (``recentEntries``): older
+/// recomputed, from the entries of the last 17 short half-lives (`recentEntries`): older
 /// ones weigh under half a unit against the new landmark, which rounds to exactly 0. When the
 /// long window's moves (every 16 long half-lives), entries past the retention horizon are
 /// dropped and the type's counters are recomputed from the whole journal.
@@ -81,15 +81,18 @@ public struct TrendingState: Sendable {
     if isNew { recentEntries[type.index].append((key, entry.time)) }
     let reweighs = isNew || !previous!.weighsTheSame(as: updated)
     // Each weight once, for the global and the regional counter alike.
-    let unit = clock.weight(at: updated.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
+    let unit = clock.weight(
+      at: updated.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
     var shortDelta = UInt64(updated.weight) &* unit
     var longDelta =
       UInt64(updated.weight)
       &* clock.weight(at: updated.time, landmark: longLandmark, halfLife: clock.longHalfLife)
     if let previous, reweighs {
-      shortDelta &-= UInt64(previous.weight)
+      shortDelta &-=
+        UInt64(previous.weight)
         &* clock.weight(at: previous.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
-      longDelta &-= UInt64(previous.weight)
+      longDelta &-=
+        UInt64(previous.weight)
         &* clock.weight(at: previous.time, landmark: longLandmark, halfLife: clock.longHalfLife)
     }
     let userHash = DistinctSketch.hash(of: entry.user)
@@ -100,7 +103,9 @@ public struct TrendingState: Sendable {
     let deltas = CounterDeltas(
       short: reweighs ? shortDelta : 0, long: reweighs ? longDelta : 0,
       user: isNew ? userHash : nil, views: entry.views, actors: actors)
-    apply(deltas, type: type, to: key.item, list: RankingKey(type: type, region: 0), item: key.item, hotThreshold: threshold)
+    apply(
+      deltas, type: type, to: key.item, list: RankingKey(type: type, region: 0), item: key.item,
+      hotThreshold: threshold)
     if key.region != 0 {
       apply(
         deltas, type: type, to: key.item.inRegion(ContentKey(rawValue: key.region)),
@@ -145,7 +150,8 @@ public struct TrendingState: Sendable {
   /// Adds views of a video to the lifetime views of an item it uses (a hashtag, sound or
   /// effect), globally and in the region, without a journal entry: those items trend by
   /// their participants and uses, and their views are only shown.
-  mutating func addViews(_ views: UInt32, to type: ContentType, _ item: ContentKey, region: UInt64) {
+  mutating func addViews(_ views: UInt32, to type: ContentType, _ item: ContentKey, region: UInt64)
+  {
     guard views > 0 else { return }
     generation &+= 1
     modifyCounter(type, item) { $0.views &+= views }
@@ -286,8 +292,11 @@ public struct TrendingState: Sendable {
       else { continue }
       let clock = clock(entry.type)
       let weight = UInt64(entry.weight)
-      let short = weight &* clock.weight(at: entry.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
-      let long = weight &* clock.weight(at: entry.time, landmark: longLandmark, halfLife: clock.longHalfLife)
+      let short =
+        weight
+        &* clock.weight(at: entry.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
+      let long =
+        weight &* clock.weight(at: entry.time, landmark: longLandmark, halfLife: clock.longHalfLife)
       if entry.time >= clock.shortZeroCutoff(landmark: shortLandmark) {
         recentEntries[entry.type.index].append((key, entry.lastTime))
       }
@@ -311,7 +320,9 @@ public struct TrendingState: Sendable {
       let threshold =
         configuration.minimumObservedCount
         * clock.unitValue(at: newestTime, landmark: landmark, halfLife: clock.shortHalfLife)
-      for (counterKey, region) in [(key.item, 0), (key.item.inRegion(ContentKey(rawValue: key.region)), key.region)]
+      for (counterKey, region) in [
+        (key.item, 0), (key.item.inRegion(ContentKey(rawValue: key.region)), key.region),
+      ]
       where region == 0 || key.region != 0 {
         let list = RankingKey(type: entry.type, region: region)
         guard hot[list]?[counterKey] == nil,
@@ -327,12 +338,13 @@ public struct TrendingState: Sendable {
     key.region == 0 ? [key.item] : [key.item, key.item.inRegion(ContentKey(rawValue: key.region))]
   }
 
-  /// Drops the list's hot counters whose short count at `now` fell below a quarter of the
-  /// minimum.
+  /// Drops the list's hot counters whose short count at `now` fell below the minimum
+  /// observed count: they cannot be listed now, nor later without a new contribution, which
+  /// checks them again.
   mutating func coolDown(_ list: RankingKey, at now: Double) {
     guard let candidates = hot[list] else { return }
     let factor = decayFactors(list.type, at: now).short
-    let floor = configuration.minimumObservedCount / 4
+    let floor = configuration.minimumObservedCount
     hot[list] = candidates.filter { counterKey, _ in
       guard let item = counters[list.type.index][counterKey] else { return false }
       return Double(item.short) * factor >= floor

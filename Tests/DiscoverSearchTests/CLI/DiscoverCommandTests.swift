@@ -178,9 +178,15 @@ struct CLIDiscoverCommandTests {
     (["trending", "searches", "--index", "i", "--limit", "500"], "--limit must be from 1 to 100"),
     (["suggest", "danc"], "missing --index"),
     (["trending", "--index", "i"], "missing LIST"),
-    (["trending", "effect", "--index", "i"], "choose one of: videos, hashtags, sounds, effects, searches"),
+    (
+      ["trending", "effect", "--index", "i"],
+      "choose one of: videos, hashtags, sounds, effects, searches"
+    ),
     (["trending", "videos", "--index", "i", "--now", "yesterday"], "--now takes an ISO 8601 time"),
-    (["trending", "searches", "--index", "i", "--region", "US"], "trending searches has no regions"),
+    (
+      ["trending", "searches", "--index", "i", "--region", "US"],
+      "trending searches has no regions"
+    ),
     (["events", "--index", "i"], "missing EVENTS.jsonl"),
     (["events", "e.jsonl"], "missing --index"),
   ]

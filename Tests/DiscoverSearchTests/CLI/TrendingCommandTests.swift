@@ -14,13 +14,15 @@ struct TrendingCommandTests {
     var lines = [#"{"kind":"view","video":"v3","user":"elder","at":"2026-11-17T10:00:00Z"}"#]
     for user in 0..<10 {
       lines.append(
-        #"{"kind":"view","video":"v1","user":"u\#(user)","at":"2026-12-01T10:5\#(user % 10):00Z","region":"US"}"#)
+        #"{"kind":"view","video":"v1","user":"u\#(user)","at":"2026-12-01T10:5\#(user % 10):00Z","region":"US"}"#
+      )
     }
     lines.append(#"{"kind":"like","video":"v2","user":"a","at":"2026-12-01T10:50:00Z"}"#)
     lines.append(#"{"kind":"share","video":"v2","user":"b","at":"2026-12-01T10:50:00Z"}"#)
     for creator in 0..<6 {
       lines.append(
-        #"{"kind":"post","video":"n\#(creator)","user":"c\#(creator)","at":"2026-12-01T10:40:00Z","hashtags":["DanceChallenge"],"sound":"s1","effect":"fx9","extra":1}"#)
+        #"{"kind":"post","video":"n\#(creator)","user":"c\#(creator)","at":"2026-12-01T10:40:00Z","hashtags":["DanceChallenge"],"sound":"s1","effect":"fx9","extra":1}"#
+      )
     }
     return lines
   }
@@ -119,7 +121,9 @@ struct TrendingCommandTests {
 
       // Recording the valid lines again adds views but no new users.
       let events = try CLITestSupport.write(Self.eventLines, named: "events.jsonl", in: directory)
-      #expect(CLITestSupport.run(["events", events.path, "--index", index, "--now", Self.now]).status == 0)
+      #expect(
+        CLITestSupport.run(["events", events.path, "--index", index, "--now", Self.now]).status == 0
+      )
       let videos = try CLITestSupport.jsonObject(
         CLITestSupport.run(["trending", "videos", "--index", index, "--now", Self.now, "--json"])
           .output)

@@ -12,11 +12,13 @@ enum TrendingFixtures {
   /// v1...v5 use effect e1. Hashtag documents h1 (dancechallenge) and h2 (cooking).
   static let documents: [Document] = {
     var documents: [Document] = [
-      .hashtag(Hashtag(id: "h1", name: "dancechallenge", description: "Show your moves", viewCount: 900)),
+      .hashtag(
+        Hashtag(id: "h1", name: "dancechallenge", description: "Show your moves", viewCount: 900)),
       .hashtag(Hashtag(id: "h2", name: "cooking", viewCount: 50)),
       .sound(Sound(id: "s1", title: "Beat One", artist: "DJ A", videoCount: 10)),
       .sound(Sound(id: "s2", title: "Kitchen Song", videoCount: 3)),
-      .effect(Effect(id: "e1", name: "Green Screen", thumbnailURL: "https://e/1.jpg", useCount: 40)),
+      .effect(
+        Effect(id: "e1", name: "Green Screen", thumbnailURL: "https://e/1.jpg", useCount: 40)),
       .effect(Effect(id: "e2", name: "Sparkle", useCount: 2)),
       .user(User(id: "u1", username: "creator_one")),
     ]

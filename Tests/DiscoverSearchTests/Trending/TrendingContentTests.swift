@@ -17,7 +17,8 @@ extension TrendingTests {
     func makeTrending(_ configuration: TrendingConfiguration = TrendingFixtures.configuration)
       throws -> TrendingContent
     {
-      let trending = TrendingContent(index: index, configuration: configuration, clock: clock.function)
+      let trending = TrendingContent(
+        index: index, configuration: configuration, clock: clock.function)
       try TrendingFixtures.age(trending)
       return trending
     }

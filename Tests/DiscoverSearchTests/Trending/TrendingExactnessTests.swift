@@ -98,10 +98,13 @@ extension TrendingTests {
       var bot: [ContentEvent] = []
       for number in 0..<3_000 {
         let time = clock.now - Double(number % 1_800)
-        bot.append(ContentEvent(.view, video: "v\(1 + number % 5)", user: "bot", at: time, region: "US"))
+        bot.append(
+          ContentEvent(.view, video: "v\(1 + number % 5)", user: "bot", at: time, region: "US"))
         if number % 100 == 0 {
           bot.append(
-            ContentEvent(.post, video: "botpost\(number)", user: "bot", at: time, hashtags: ["cooking"], sound: "s2"))
+            ContentEvent(
+              .post, video: "botpost\(number)", user: "bot", at: time, hashtags: ["cooking"],
+              sound: "s2"))
         }
       }
       let attacked = makeTrending()
@@ -197,19 +200,28 @@ extension TrendingState {
     if shortLandmarks != other.shortLandmarks || longLandmarks != other.longLandmarks {
       found.append("landmarks differ")
     }
-    if newestTime != other.newestTime { found.append("newest \(newestTime) vs \(other.newestTime)") }
+    if newestTime != other.newestTime {
+      found.append("newest \(newestTime) vs \(other.newestTime)")
+    }
     if journal != other.journal {
-      let mine = Set(journal.keys), theirs = Set(other.journal.keys)
-      found.append("journal keys only here \(mine.subtracting(theirs).count), only there \(theirs.subtracting(mine).count)")
+      let mine = Set(journal.keys)
+      let theirs = Set(other.journal.keys)
+      found.append(
+        "journal keys only here \(mine.subtracting(theirs).count), only there \(theirs.subtracting(mine).count)"
+      )
       for (key, entry) in journal where other.journal[key] != nil && other.journal[key] != entry {
         found.append("entry \(entry) vs \(other.journal[key]!)")
         break
       }
     }
     for index in 0..<4 where counters[index] != other.counters[index] {
-      let mine = Set(counters[index].keys), theirs = Set(other.counters[index].keys)
-      found.append("counters[\(index)] only here \(mine.subtracting(theirs).count), only there \(theirs.subtracting(mine).count)")
-      for (key, item) in counters[index] where other.counters[index][key] != nil && other.counters[index][key] != item {
+      let mine = Set(counters[index].keys)
+      let theirs = Set(other.counters[index].keys)
+      found.append(
+        "counters[\(index)] only here \(mine.subtracting(theirs).count), only there \(theirs.subtracting(mine).count)"
+      )
+      for (key, item) in counters[index]
+      where other.counters[index][key] != nil && other.counters[index][key] != item {
         found.append("counter \(item) vs \(other.counters[index][key]!)")
         break
       }
