@@ -7,6 +7,7 @@ public struct EventFileIssue: Sendable, Hashable, CustomStringConvertible {
   /// What is wrong with it and how to fix it.
   public var reason: String
 
+  /// `line N: REASON`.
   public var description: String { "line \(line): \(reason)" }
 }
 

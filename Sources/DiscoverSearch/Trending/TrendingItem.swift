@@ -155,8 +155,9 @@ public struct TrendingCursor: Sendable, Hashable {
 
 /// Why an item scores as it does on a trending list: the counts and the formula's terms.
 public struct TrendingExplanation: Sendable, Hashable {
-  /// The item's type and id (a hashtag's name when the index has no document of it).
+  /// The item's type.
   public var type: ContentType
+  /// The item's id (a hashtag's name when the index has no document of it).
   public var id: String
   /// The region of the counters, or `nil` for the global ones.
   public var region: String?
@@ -172,17 +173,21 @@ public struct TrendingExplanation: Sendable, Hashable {
   public var priorCount: Double
   /// Distinct users (exact when ``distinctUsersIsExact``).
   public var distinctUsers: Int
+  /// Whether ``distinctUsers`` is exact (up to 8 users) rather than estimated.
   public var distinctUsersIsExact: Bool
   /// Lifetime views recorded.
   public var lifetimeViews: Int
   /// Lifetime participants (hashtags) or uses (sounds, effects) recorded; 0 for videos.
   public var lifetimeActors: Int
-  /// The windows' half-lives, in seconds.
+  /// The short window's half-life, in seconds.
   public var shortHalfLife: TimeInterval
+  /// The long window's half-life, in seconds.
   public var longHalfLife: TimeInterval
   /// Whether it is flagged rising.
   public var isRising: Bool
-  /// Whether it is on the list, and if not, why not.
+  /// Whether it is on the list.
   public var isListed: Bool
+  /// Why it is not on the list (empty when it is): too few users, too low a count, not in
+  /// the index, or blocked.
   public var reasons: [String]
 }

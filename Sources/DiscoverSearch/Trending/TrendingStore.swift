@@ -19,6 +19,7 @@ public protocol TrendingStore: AnyObject, Sendable {
 
 /// The default ``TrendingStore``: the state in this process's memory, behind a mutex.
 public final class InMemoryTrendingStore: TrendingStore {
+  /// The configuration the state was made with.
   public let configuration: TrendingConfiguration
   private let state: Mutex<TrendingState>
 
@@ -34,6 +35,7 @@ public final class InMemoryTrendingStore: TrendingStore {
     self.state = Mutex(state)
   }
 
+  /// Runs `body` with the state under the store's mutex.
   public func withState<Result>(
     _ body: (inout TrendingState) throws(SearchError) -> Result
   ) throws(SearchError) -> Result {
