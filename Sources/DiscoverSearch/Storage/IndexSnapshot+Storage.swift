@@ -57,17 +57,8 @@ extension IndexSnapshot {
       unlink(temporaryPath)
       throw error
     }
-    guard rename(temporaryPath, finalPath) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporaryPath)
-      throw SearchError(.io, "cannot move the new index into place at \(finalPath): \(reason)")
-    }
-    // Flush the directory entry so the rename itself survives a crash.
-    let directoryDescriptor = open(directory.path, O_RDONLY)
-    if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
+    try AtomicFile.moveIntoPlace(
+      temporaryPath, at: finalPath, in: directory, what: "the new index")
   }
 
   private func write(to writer: inout IndexFileWriter) throws {

@@ -11,8 +11,8 @@
 /// is enough for what it decides: whether an item reached the minimum of distinct users
 /// (5 by default, well inside the exact range).
 ///
-/// The sketch is a pure function of the set of users, so adding users in any order, or
-/// merging the sketches of any split of them, gives the same bits: what exact merging needs.
+/// The sketch is a pure function of the set of users, so adding users in any order gives the
+/// same bits: what exact merging needs.
 struct DistinctSketch: Sendable, Hashable {
   /// How many hashes are kept: the exact range.
   static let capacity = 8
@@ -43,11 +43,6 @@ struct DistinctSketch: Sendable, Hashable {
     }
   }
 
-  /// The kept hashes, smallest first.
-  var hashes: [UInt16] {
-    (0..<Self.capacity).lazy.map { slot($0) }.prefix { $0 != 0 }.map { $0 }
-  }
-
   /// Whether no user was added.
   var isEmpty: Bool { low == 0 }
 
@@ -65,11 +60,6 @@ struct DistinctSketch: Sendable, Hashable {
       moved = displaced
       position += 1
     }
-  }
-
-  /// Adds every user the other sketch holds: the sketch of the union.
-  mutating func formUnion(_ other: DistinctSketch) {
-    for hash in other.hashes { insert(hash: hash) }
   }
 
   /// How many hashes are kept: the filled slots, which come first.

@@ -20,7 +20,7 @@ extension TrendingContent {
     let now = clock().timeIntervalSinceReferenceDate
     let configuration = self.configuration
     let position = catalog.position(of: item, type)
-    let blocked = catalog.blockedKeys(configuration.blocklist)
+    let blocked = blockedKeys(catalog: catalog)
     return try store.withState { state throws(SearchError) -> TrendingExplanation? in
       guard let counters = state.counters[type.index][counterKey] else { return nil }
       let terms = Self.terms(of: counters, type: type, state: state, at: now)

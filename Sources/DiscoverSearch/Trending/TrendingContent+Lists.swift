@@ -116,17 +116,7 @@ extension TrendingContent {
   private func computeRanking(_ key: RankingKey, at now: Double, catalog: TrendingCatalog)
     throws(SearchError) -> Ranking
   {
-    let configuration = self.configuration
-    let blocked = caches.withLock { caches in
-      if let cached = caches.blocked, cached.catalog === catalog,
-        cached.blocklist == configuration.blocklist
-      {
-        return cached.keys
-      }
-      let keys = catalog.blockedKeys(configuration.blocklist)
-      caches.blocked = (catalog, configuration.blocklist, keys)
-      return keys
-    }
+    let blocked = blockedKeys(catalog: catalog)
     var items = try store.withState { state throws(SearchError) -> [RankedItem] in
       guard let candidates = state.hot[key] else { return [] }
       let formula = TrendFormula(key.type, state: state, at: now)
@@ -166,6 +156,19 @@ extension TrendingContent {
     Self.order(&items, type: key.type, catalog: catalog)
     let generation = try store.withState { state throws(SearchError) in state.generation }
     return Ranking(computedAt: now, generation: generation, items: items)
+  }
+
+  /// The keys the blocklist keeps out, for this catalog, computed once per catalog.
+  func blockedKeys(catalog: TrendingCatalog) -> Set<ContentKey> {
+    let blocklist = configuration.blocklist
+    return caches.withLock { caches in
+      if let cached = caches.blocked, cached.catalog === catalog, cached.blocklist == blocklist {
+        return cached.keys
+      }
+      let keys = catalog.blockedKeys(blocklist)
+      caches.blocked = (catalog, blocklist, keys)
+      return keys
+    }
   }
 
   /// Orders items by score, best first, and items of equal score by id: the ids are read

@@ -140,9 +140,6 @@ struct EventContribution: Sendable {
   /// For a post that named what it uses.
   let posted: VideoUses?
 
-  /// Seconds from 1970 to 2001-01-01, the landmark origin.
-  static let earliestTime = Date(timeIntervalSinceReferenceDate: 0)
-
   init(_ event: ContentEvent, now: Date) throws(SearchError) {
     try Self.validate(event.videoID, "video id")
     try Self.validate(event.userID, "user id")

@@ -70,17 +70,6 @@ struct ItemCounters: Sendable, Hashable {
   var users = DistinctSketch()
   var views: UInt32 = 0
   var lifetimeActors: UInt32 = 0
-
-  /// Whether nothing derived remains (no journal entry counts toward it).
-  var hasNoRecentContribution: Bool { short == 0 && long == 0 && users.isEmpty }
-}
-
-/// A candidate for the lists: an item counter that reached the minimum observed count.
-struct HotItem: Hashable, Sendable {
-  var item: ContentKey
-  var type: ContentType
-  /// The region key, 0 for the global counter.
-  var region: UInt64
 }
 
 /// What a post event said a video uses, for videos the index does not hold (yet).

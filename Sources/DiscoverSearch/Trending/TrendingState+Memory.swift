@@ -40,7 +40,10 @@ extension TrendingState {
     }
     usage.otherBytes =
       Self.dictionaryBytes(postedVideos.capacity, key: ContentKey.self, value: PostedVideo.self)
-      + posts + Self.dictionaryBytes(hot.capacity, key: ContentKey.self, value: HotItem.self)
+      + posts
+      + hot.values.reduce(0) {
+        $0 + Self.dictionaryBytes($1.capacity, key: ContentKey.self, value: ContentKey.self)
+      }
     return usage
   }
 

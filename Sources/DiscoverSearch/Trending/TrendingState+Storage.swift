@@ -308,7 +308,8 @@ extension TrendingContent {
   }
 }
 
-/// Writes a file so that a crash leaves the old contents or the new, never a mix.
+/// Writes a file so that a crash leaves the old contents or the new, never a mix; the index
+/// file, written section by section, shares its last step, ``moveIntoPlace(_:at:in:what:)``.
 enum AtomicFile {
   static func write(_ bytes: [UInt8], to url: URL) throws(SearchError) {
     let directory = url.deletingLastPathComponent()
@@ -339,10 +340,19 @@ enum AtomicFile {
       unlink(temporary)
       throw SearchError(.io, "cannot write \(url.path): \(failure)")
     }
-    guard rename(temporary, url.path) == 0 else {
+    try moveIntoPlace(
+      temporary, at: url.path, in: directory, what: "the new \(url.lastPathComponent)")
+  }
+
+  /// Renames a flushed temporary file over `finalPath`, then flushes the directory entry so
+  /// that the rename itself survives a crash; the temporary file is removed on failure.
+  static func moveIntoPlace(
+    _ temporary: String, at finalPath: String, in directory: URL, what: String
+  ) throws(SearchError) {
+    guard rename(temporary, finalPath) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw SearchError(.io, "cannot move the new \(url.lastPathComponent) into place: \(reason)")
+      throw SearchError(.io, "cannot move \(what) into place at \(finalPath): \(reason)")
     }
     let directoryDescriptor = open(directory.path, O_RDONLY)
     if directoryDescriptor >= 0 {
