@@ -26,7 +26,9 @@ extension TrendingContent {
     let contribution = try EventContribution(event, now: clock())
     let catalog = self.catalog
     return try store.withState { state throws(SearchError) in
-      contribution.apply(to: &state, catalog: catalog)
+      let outcome = contribution.apply(to: &state, catalog: catalog)
+      state.evictIfNeeded(at: Double(state.newestTime))
+      return outcome
     }
   }
 
@@ -53,6 +55,7 @@ extension TrendingContent {
           return
         }
         report.add(contribution.apply(to: &state, catalog: catalog))
+        state.evictIfNeeded(at: Double(state.newestTime))
       }
     }
     if let failure { throw failure }

@@ -140,7 +140,10 @@ extension TrendingState {
       counters[victim.type.index][victim.key] = nil
       evicted.insert(victim.key)
     }
-    journal = journal.filter { !evicted.contains($0.key.item) }
+    // An entry goes with any of its counters: the item's, or the item's in its region.
+    journal = journal.filter { key, _ in
+      !counterKeys(of: key).contains(where: evicted.contains)
+    }
     rebuildDerived(types: Set(ContentType.allCases))
   }
 }

@@ -251,3 +251,32 @@ extension TrendingTests {
     }
   }
 }
+
+extension TrendingTests {
+  /// The bound on tracked counters: idle items go first, busy ones stay listed.
+  @Suite("Trending: memory bound")
+  struct TrendingEvictionTests {
+    @Test func pastTheBoundTheLeastActiveItemsAreEvicted() throws {
+      let index = try TrendingFixtures.makeIndex()
+      let clock = ManualClock(TrendingFixtures.start)
+      var configuration = TrendingFixtures.configuration
+      configuration.maximumTrackedItems = 40
+      let trending = TrendingContent(
+        index: index, configuration: configuration, clock: clock.function)
+      try TrendingFixtures.age(trending)
+      // 200 videos the index does not hold, one view each, long ago; then a burst on v3.
+      for number in 0..<200 {
+        try trending.record(
+          ContentEvent(
+            .view, video: "idle\(number)", user: "u\(number)",
+            at: clock.now - TrendingFixtures.day, region: "US"))
+      }
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "v3", count: 20, over: 300, endingAt: clock.now, userPrefix: "fan"))
+      #expect(trending.memoryUsage.trackedItems <= 40)
+      #expect(try trending.list(.video).items.map(\.id) == ["v3"])
+      #expect(try trending.explain(.video, id: "idle0") == nil)
+    }
+  }
+}
