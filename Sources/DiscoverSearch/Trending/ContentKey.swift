@@ -5,8 +5,9 @@
 /// process and on every instance (unlike Swift's seeded `Hasher`), which exact merging needs:
 /// 64-bit FNV-1a (Fowler, Noll and Vo) over the UTF-8 bytes, then MurmurHash3's 64-bit
 /// finalizer (Appleby, `fmix64`) to spread FNV's weak high bits. Two different keys share a
-/// fingerprint with probability 2⁻⁶⁴ per pair: about 3·10⁻⁸ among a million items.
-struct ContentKey: Hashable, Sendable, Comparable {
+/// fingerprint with probability 2⁻⁶⁴ per pair: about 3·10⁻⁸ among a million items. No key
+/// is 0 (the one input `fmix64` maps to 0 is moved to 1): 0 marks an empty table slot.
+struct ContentKey: Hashable, Sendable, Comparable, FingerprintKey, TableFiller {
   let rawValue: UInt64
 
   init(rawValue: UInt64) {
@@ -15,26 +16,45 @@ struct ContentKey: Hashable, Sendable, Comparable {
 
   /// The key of an item of `type` named `key` (a hashtag's folded name, the other types' id).
   init(_ type: ContentType, _ key: String) {
-    rawValue = Self.mix(Self.hash(key, tag: UInt8(truncatingIfNeeded: 0x10 + type.index)))
+    rawValue = Self.nonZero(
+      Self.mix(Self.hash(key, tag: UInt8(truncatingIfNeeded: 0x10 + type.index))))
   }
 
   /// The key of a user.
   init(user: String) {
-    rawValue = Self.mix(Self.hash(user, tag: 0x01))
+    rawValue = Self.nonZero(Self.mix(Self.hash(user, tag: 0x01)))
   }
+
+  var fingerprint: UInt64 { rawValue }
+  static var vacant: ContentKey { ContentKey(rawValue: 0) }
+  static var filler: ContentKey { vacant }
+
+  /// Whether this is a key a constructor can make: stored keys read back from a file must
+  /// be.
+  var isValid: Bool { rawValue != 0 }
 
   /// The key of a region, by its upper-cased code.
   init(region: String) {
     let isUpper = region.utf8.allSatisfy {
       !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) && $0 < 0x80
     }
-    rawValue = Self.mix(Self.hash(isUpper ? region : region.uppercased(), tag: 0x02))
+    rawValue = Self.nonZero(
+      Self.mix(Self.hash(isUpper ? region : region.uppercased(), tag: 0x02)))
   }
 
   /// The key of an item's counters within one region.
   func inRegion(_ region: ContentKey) -> ContentKey {
-    ContentKey(rawValue: Self.mix(rawValue ^ (region.rawValue &* 0x9E37_79B9_7F4A_7C15)))
+    ContentKey(
+      rawValue: Self.nonZero(Self.mix(rawValue ^ (region.rawValue &* 0x9E37_79B9_7F4A_7C15))))
   }
+
+  /// The key of a derived actor (a video with its creator), never 0.
+  static func combining(_ first: ContentKey, _ second: ContentKey) -> ContentKey {
+    ContentKey(rawValue: nonZero(mix(first.rawValue ^ second.rawValue)))
+  }
+
+  @inline(__always)
+  private static func nonZero(_ value: UInt64) -> UInt64 { value == 0 ? 1 : value }
 
   static func < (lhs: ContentKey, rhs: ContentKey) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -5,7 +5,7 @@
 /// item are read from the snapshot only for the items listed.
 final class TrendingCatalog: Sendable {
   let snapshot: IndexSnapshot
-  private let positions: [[ContentKey: Int32]]
+  private let positions: [FingerprintTable<ContentKey, Int32>]
   /// Per video position, the range of its hashtag keys in ``videoHashtags``.
   private let hashtagStarts: [Int32]
   private let videoHashtags: [ContentKey]
@@ -15,7 +15,7 @@ final class TrendingCatalog: Sendable {
 
   init(snapshot: IndexSnapshot) {
     self.snapshot = snapshot
-    var videos: [ContentKey: Int32] = [:]
+    var videos = FingerprintTable<ContentKey, Int32>()
     videos.reserveCapacity(snapshot.catalogVideoCount)
     var starts: [Int32] = [0]
     var hashtags: [ContentKey] = []
@@ -29,7 +29,7 @@ final class TrendingCatalog: Sendable {
       sounds.append(video.sound.map { ContentKey(.sound, $0) })
       effects.append(video.effect.map { ContentKey(.effect, $0) })
     }
-    var hashtagPositions: [ContentKey: Int32] = [:]
+    var hashtagPositions = FingerprintTable<ContentKey, Int32>()
     var hashtagKeys: [ContentKey] = []
     for position in 0..<snapshot.catalogHashtagCount {
       let key = ContentKey(.hashtag, Self.foldHashtag(snapshot.catalogHashtag(at: position).name))
@@ -37,11 +37,11 @@ final class TrendingCatalog: Sendable {
       // Two hashtag documents of one folded name: the first (most popular) names it.
       if hashtagPositions[key] == nil { hashtagPositions[key] = Int32(position) }
     }
-    var soundPositions: [ContentKey: Int32] = [:]
+    var soundPositions = FingerprintTable<ContentKey, Int32>()
     for position in 0..<snapshot.catalogSoundCount {
       soundPositions[ContentKey(.sound, snapshot.catalogSound(at: position).id)] = Int32(position)
     }
-    var effectPositions: [ContentKey: Int32] = [:]
+    var effectPositions = FingerprintTable<ContentKey, Int32>()
     for position in 0..<snapshot.catalogEffectCount {
       effectPositions[ContentKey(.effect, snapshot.catalogEffect(at: position).id)] =
         Int32(position)
@@ -62,12 +62,46 @@ final class TrendingCatalog: Sendable {
   /// A hashtag name as trending keys it: without a leading `#`, folded like terms.
   static func foldHashtag(_ name: String) -> String {
     let trimmed = name.hasPrefix("#") ? String(name.dropFirst()) : name
+    if let folded = foldASCIIWord(trimmed) { return folded }
     return Analyzer.fold(trimmed).filter { $0 != " " }
+  }
+
+  /// The fold of a name of ASCII letters and digits only, the common case, without the
+  /// analyzer: such a name is one word, and folding it lower-cases it. `nil` for any other
+  /// name.
+  private static func foldASCIIWord(_ name: String) -> String? {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(name.utf8.count)
+    for byte in name.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        bytes.append(byte)
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte | 0x20)
+      default: return nil
+      }
+    }
+    return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Starts loading the slot ``position(of:_:)`` reads first.
+  func prefetchPosition(of key: ContentKey, _ type: ContentType) {
+    positions[type.index].prefetch(key)
   }
 
   /// The catalog position of an item, or `nil` when the index does not hold it.
   func position(of key: ContentKey, _ type: ContentType) -> Int? {
     positions[type.index][key].map(Int.init)
+  }
+
+  /// Calls `body` with the key of each hashtag, sound and effect a catalog video uses,
+  /// without building a ``VideoUses``.
+  @inline(__always)
+  func forEachUse(ofVideoAt position: Int, _ body: (ContentKey) -> Void) {
+    for index in Int(hashtagStarts[position])..<Int(hashtagStarts[position + 1]) {
+      body(videoHashtags[index])
+    }
+    if let sound = videoSounds[position] { body(sound) }
+    if let effect = videoEffects[position] { body(effect) }
   }
 
   /// The keys of what a catalog video uses.

@@ -51,7 +51,7 @@ extension TrendingContent {
         type: type, id: position.map { catalog.id(type, at: $0) } ?? id, region: regionName,
         observed: terms.observed, expected: terms.expected, longCount: terms.long, z: terms.z,
         priorCount: configuration.priorCount, distinctUsers: counters.users.count,
-        distinctUsersIsExact: counters.users.isExact, lifetimeViews: Int(counters.views),
+        distinctUsersIsExact: counters.users.isExact, lifetimeViews: Int(state.lifetimeViews(of: item, type, counters: counters)),
         lifetimeActors: Int(counters.lifetimeActors),
         shortHalfLife: TimeInterval(clock.shortHalfLife),
         longHalfLife: TimeInterval(clock.longHalfLife), isRising: terms.isRising && reasons.isEmpty,

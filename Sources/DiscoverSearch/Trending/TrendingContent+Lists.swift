@@ -22,7 +22,7 @@ struct RankedItem: Sendable {
   var observed: Double
   var expected: Double
   var distinctUsers: Int
-  var views: UInt32
+  var views: UInt64
   var actors: UInt32
   var isRising: Bool
 }
@@ -122,14 +122,19 @@ extension TrendingContent {
       let formula = TrendFormula(key.type, state: state, at: now)
       let shortFactor = formula.shortFactor
       let floor = formula.minimumObservedCount
+      // A candidate leaves only when below the threshold recording checks against (at the
+      // newest event, not at a later "now"), so that its next crossing brings it back; the
+      // margin keeps rounding from dropping one that recording still sees at it.
+      let threshold = state.hotThreshold(key.type) * (1 - 1e-9)
       var items: [RankedItem] = []
       var cooled: [ContentKey] = []
       for (counterKey, item) in candidates {
-        guard let counters = state.counters[key.type.index][counterKey],
-          Double(counters.short) * shortFactor >= floor
-        else {
-          // Below the minimum now, and until a new contribution checks it again.
+        guard let counters = state.counters[key.type.index][counterKey] else {
           cooled.append(counterKey)
+          continue
+        }
+        guard Double(counters.short) * shortFactor >= floor else {
+          if Double(counters.short) < threshold { cooled.append(counterKey) }
           continue
         }
         guard let position = catalog.position(of: item, key.type) else { continue }
@@ -147,7 +152,8 @@ extension TrendingContent {
           RankedItem(
             key: item, position: position, score: terms.z,
             observed: terms.observed, expected: terms.expected,
-            distinctUsers: terms.distinctUsers, views: counters.views,
+            distinctUsers: terms.distinctUsers,
+            views: state.lifetimeViews(of: item, key.type, counters: counters),
             actors: counters.lifetimeActors, isRising: terms.isRising))
       }
       for counterKey in cooled { state.hot[key]?[counterKey] = nil }

@@ -46,21 +46,35 @@ extension TrendingContent {
     var report = TrendingRecordReport()
     var failure: SearchError?
     try store.withState { state throws(SearchError) in
-      for event in events {
-        let contribution: EventContribution
-        do throws(SearchError) {
-          contribution = try EventContribution(event, now: now)
-        } catch {
-          failure = error
-          return
+      // In groups: the lookups of a group are prefetched together before it is applied.
+      var group: [EventContribution] = []
+      group.reserveCapacity(Self.prefetchGroupSize)
+      var iterator = events.makeIterator()
+      while true {
+        group.removeAll(keepingCapacity: true)
+        while group.count < Self.prefetchGroupSize, let event = iterator.next() {
+          do throws(SearchError) {
+            group.append(try EventContribution(event, now: now))
+          } catch {
+            failure = error
+            break
+          }
         }
-        report.add(contribution.apply(to: &state, catalog: catalog))
-        state.evictIfNeeded(at: Double(state.newestTime))
+        for contribution in group { contribution.prefetch(in: state, catalog: catalog) }
+        for contribution in group {
+          report.add(contribution.apply(to: &state, catalog: catalog))
+          state.evictIfNeeded(at: Double(state.newestTime))
+        }
+        if failure != nil || group.count < Self.prefetchGroupSize { return }
       }
     }
     if let failure { throw failure }
     return report
   }
+
+  /// How many events ``record(contentsOf:)`` prefetches together: enough misses in flight to
+  /// fill the memory pipeline, few enough that the lines stay in L1 until used.
+  static let prefetchGroupSize = 16
 
   /// Removes every contribution of one user (a banned bot), as if its events had never been
   /// recorded: its views, likes, shares and posts leave every count, and the lists are as
@@ -154,7 +168,7 @@ struct EventContribution: Sendable {
     }
     let nowSeconds = now.timeIntervalSinceReferenceDate
     let capped = nowSeconds.isFinite ? min(seconds, max(nowSeconds, 0)) : seconds
-    guard capped < 4e9 else {
+    guard capped < Double(TrendingState.latestSeconds + 1) else {
       throw SearchError(.invalidArgument, "an event's time must be before the year 2127")
     }
     kind = event.kind
@@ -237,21 +251,40 @@ struct EventContribution: Sendable {
     }
   }
 
+  /// The journal key of a view, like or share.
+  private func engagementKey(in state: TrendingState) -> JournalKey {
+    JournalKey(
+      item: video, actor: user, bucket: state.clock(.video).bucket(of: time), region: region)
+  }
+
+  /// Starts loading what applying a view, like or share looks up first: its journal entry,
+  /// the video's counters and its catalog position.
+  func prefetch(in state: TrendingState, catalog: TrendingCatalog) {
+    guard kind != .post else { return }
+    let key = engagementKey(in: state)
+    state.journal.prefetch(key)
+    state.counters[ContentType.video.index].prefetch(video)
+    if region != 0 { state.counters[ContentType.video.index].prefetch(state.regionalCounterKey(of: key)) }
+    catalog.prefetchPosition(of: video, .video)
+  }
+
   private func applyEngagement(to state: inout TrendingState, catalog: TrendingCatalog)
     -> RecordOutcome
   {
-    let clock = state.clock(.video)
     let views: UInt32 = kind == .view ? 1 : 0
     let weight: UInt8 = kind == .share ? 3 : kind == .like ? 2 : 1
     let outcome = state.contribute(
-      JournalKey(item: video, actor: user, bucket: clock.bucket(of: time), region: region),
+      engagementKey(in: state),
       JournalEntry(
         type: .video, user: user, time: time, lastTime: time, weight: weight, views: views))
     if views > 0, outcome != .tooOld {
-      let uses = Self.uses(of: video, catalog: catalog, state: state)
-      for hashtag in uses.hashtags { state.addViews(views, to: .hashtag, hashtag, region: region) }
-      if let sound = uses.sound { state.addViews(views, to: .sound, sound, region: region) }
-      if let effect = uses.effect { state.addViews(views, to: .effect, effect, region: region) }
+      if let position = catalog.position(of: video, .video) {
+        catalog.forEachUse(ofVideoAt: position) { state.addViews(views, to: $0) }
+      } else if let posted = state.postedVideos[video] {
+        for hashtag in posted.hashtags { state.addViews(views, to: hashtag) }
+        if let sound = posted.sound { state.addViews(views, to: sound) }
+        if let effect = posted.effect { state.addViews(views, to: effect) }
+      }
     }
     return outcome
   }
@@ -273,7 +306,7 @@ struct EventContribution: Sendable {
       // user is fixed by its key whatever order the posts come in).
       let actor =
         type == .hashtag
-        ? user : ContentKey(rawValue: ContentKey.mix(video.rawValue ^ user.rawValue))
+        ? user : ContentKey.combining(video, user)
       let result = state.contribute(
         JournalKey(item: item, actor: actor, bucket: JournalKey.lifetime, region: region),
         JournalEntry(type: type, user: user, time: time, lastTime: time, weight: 1, views: 0))

@@ -43,9 +43,14 @@ import Synchronization
 /// event older than ``TrendingConfiguration/retentionHalfLives`` long half-lives before its
 /// type's current epoch is refused (``RecordOutcome/tooOld``).
 ///
-/// **Memory.** Each tracked counter (an item, or an item within a region) is 40 bytes plus
-/// its table slot; the journal holds one entry per deduplicated contribution within the
-/// retention horizon. ``memoryUsage`` measures both.
+/// **Memory.** Each tracked counter (an item, or an item within a region) is 40 bytes in a
+/// 48-byte table slot, 53 to 62 bytes with the table's free slots; the journal holds a
+/// 56-byte slot per deduplicated contribution within the retention horizon, 80 to 120
+/// bytes with its free slots. ``memoryUsage`` measures both.
+///
+/// **Views.** A video's views are counted globally and per region; a hashtag's, sound's or
+/// effect's views are the views of the videos using it, in all regions, and a regional list
+/// shows that total.
 ///
 /// **Concurrency.** Calls are serialized by the store; the class is safe to share.
 public final class TrendingContent: Sendable {
@@ -79,6 +84,9 @@ public final class TrendingContent: Sendable {
     self.index = index
     self.store = store
     self.clock = clock
+    // The catalog is built now, O(n) in the index's documents, rather than by the first
+    // event recorded.
+    _ = catalog
   }
 
   /// Creates trending content over an index, in memory, with a configuration.

@@ -9,7 +9,7 @@
 /// the creator and ``JournalKey/lifetime`` for a hashtag (a participant counts once), the
 /// video and its creator, and ``JournalKey/lifetime``, for a sound or effect (a use is a
 /// distinct video). An entry's user is always determined by its key.
-struct JournalKey: Hashable, Sendable {
+struct JournalKey: Hashable, Sendable, FingerprintKey {
   /// The ``bucket`` of a contribution that counts once for the item's whole life.
   static let lifetime: Int64 = -1 << 62
 
@@ -20,6 +20,19 @@ struct JournalKey: Hashable, Sendable {
   /// whatever order its events come in; a user seen in two regions within one span counts
   /// once in each.
   var region: UInt64
+
+  /// The four fields mixed (each multiplied by its own odd constant, then `fmix64`).
+  var fingerprint: UInt64 {
+    ContentKey.mix(
+      item.rawValue &+ actor.rawValue &* 0x9E37_79B9_7F4A_7C15
+        &+ UInt64(bitPattern: bucket) &* 0xC2B2_AE3D_27D4_EB4F
+        &+ region &* 0x1656_67B1_9E37_79F9)
+  }
+
+  /// No entry's item is the vacant content key.
+  static var vacant: JournalKey {
+    JournalKey(item: .vacant, actor: .vacant, bucket: 0, region: 0)
+  }
 }
 
 /// What a journal entry holds besides its key.
@@ -27,19 +40,49 @@ struct JournalKey: Hashable, Sendable {
 /// When several events share a key, the entry keeps the earliest time (its weight is that of
 /// the first time the actor counted) and the strongest kind's weight: choices that do not
 /// depend on the order in which the events came.
-struct JournalEntry: Hashable, Sendable {
-  var type: ContentType
+///
+/// 24 bytes: times are whole seconds since 2001-01-01 in 32 bits (events are refused from
+/// the year 2127 on, ``TrendingState/latestSeconds``).
+struct JournalEntry: Hashable, Sendable, TableFiller {
   /// The user the entry is counted for: distinct users, and retraction.
   var user: ContentKey
-  /// Seconds since 2001-01-01 of the earliest event.
-  var time: Int64
-  /// Seconds since 2001-01-01 of the latest event: the state's newest time is the latest
-  /// of these, which retraction can recompute.
-  var lastTime: Int64
-  /// The strongest kind's weight: 1 for a view, post or use, 2 for a like, 3 for a share.
-  var weight: UInt8
+  private var earliestSeconds: UInt32
+  private var latestSeconds: UInt32
   /// How many view events the entry stands for.
   var views: UInt32
+  /// The strongest kind's weight: 1 for a view, post or use, 2 for a like, 3 for a share.
+  var weight: UInt8
+  var type: ContentType
+
+  /// - Precondition: `time` and `lastTime` are from 0 to ``TrendingState/latestSeconds``.
+  init(
+    type: ContentType, user: ContentKey, time: Int64, lastTime: Int64, weight: UInt8,
+    views: UInt32
+  ) {
+    self.user = user
+    earliestSeconds = UInt32(time)
+    latestSeconds = UInt32(lastTime)
+    self.views = views
+    self.weight = weight
+    self.type = type
+  }
+
+  /// Seconds since 2001-01-01 of the earliest event.
+  var time: Int64 {
+    get { Int64(earliestSeconds) }
+    set { earliestSeconds = UInt32(newValue) }
+  }
+
+  /// Seconds since 2001-01-01 of the latest event: the state's newest time is the latest
+  /// of these, which retraction can recompute.
+  var lastTime: Int64 {
+    get { Int64(latestSeconds) }
+    set { latestSeconds = UInt32(newValue) }
+  }
+
+  static var filler: JournalEntry {
+    JournalEntry(type: .video, user: .vacant, time: 0, lastTime: 0, weight: 0, views: 0)
+  }
 
   /// This entry combined with another of the same key: the earliest time, the strongest
   /// weight, the views added.
@@ -64,7 +107,9 @@ struct JournalEntry: Hashable, Sendable {
 /// sketch are derived from the journal; the lifetime views and lifetime distinct actors
 /// (participants of a hashtag, uses of a sound or effect) are added as events come and stay
 /// when old entries leave the journal.
-struct ItemCounters: Sendable, Hashable {
+struct ItemCounters: Sendable, Hashable, TableFiller {
+  static var filler: ItemCounters { ItemCounters() }
+
   var short: UInt64 = 0
   var long: UInt64 = 0
   var users = DistinctSketch()

@@ -25,13 +25,9 @@ extension TrendingState {
           actors: key.bucket == JournalKey.lifetime ? 1 : 0)
       }
       if entry.type == .video, entry.views > 0 {
-        for (type, item) in viewedItems(key.item) {
-          adjustLifetime(type, item, views: entry.views, actors: 0)
-          if key.region != 0 {
-            adjustLifetime(
-              type, item.inRegion(ContentKey(rawValue: key.region)), views: entry.views,
-              actors: 0)
-          }
+        for (_, item) in viewedItems(key.item) {
+          guard let views = useViews[item] else { continue }
+          useViews[item] = views - min(views, UInt64(entry.views))
         }
       }
     }
@@ -89,6 +85,7 @@ extension TrendingState {
         counters[index][key] = merged
       }
     }
+    for (key, views) in other.useViews { useViews[key, default: 0] &+= views }
     for (key, entry) in other.journal {
       if let existing = journal[key] {
         journal[key] = existing.merged(with: entry)
@@ -140,9 +137,13 @@ extension TrendingState {
       counters[victim.type.index][victim.key] = nil
       evicted.insert(victim.key)
     }
+    // An item's use views go with its global counter.
+    useViews.removeAll { key, _ in evicted.contains(key) }
     // An entry goes with any of its counters: the item's, or the item's in its region.
-    journal = journal.filter { key, _ in
-      !counterKeys(of: key).contains(where: evicted.contains)
+    journal.removeAll { key, _ in
+      evicted.contains(key.item)
+        || (key.region != 0
+          && evicted.contains(key.item.inRegion(ContentKey(rawValue: key.region))))
     }
     rebuildDerived(types: Set(ContentType.allCases))
   }
@@ -157,6 +158,7 @@ extension TrendingState: Equatable {
       && lhs.longLandmarks == rhs.longLandmarks
       && lhs.newestTime == rhs.newestTime && lhs.firstTime == rhs.firstTime
       && lhs.journal == rhs.journal
-      && lhs.counters == rhs.counters && lhs.postedVideos == rhs.postedVideos
+      && lhs.counters == rhs.counters && lhs.useViews == rhs.useViews
+      && lhs.postedVideos == rhs.postedVideos
   }
 }

@@ -24,17 +24,14 @@ public struct TrendingMemoryUsage: Sendable, Hashable {
 }
 
 extension TrendingState {
-  /// The bytes held, from the tables' capacities: a Swift dictionary keeps each key and value
-  /// at its stride in arrays of `capacity` slots, plus a bit per slot.
+  /// The bytes held, from the tables' slots (a ``FingerprintTable`` slot is its key and value
+  /// at their strides) and, for the dictionaries of posts and candidates, their capacities.
   var memoryUsage: TrendingMemoryUsage {
     var usage = TrendingMemoryUsage()
     usage.trackedItems = counterCount
-    usage.counterBytes = counters.reduce(0) {
-      $0 + Self.dictionaryBytes($1.capacity, key: ContentKey.self, value: ItemCounters.self)
-    }
+    usage.counterBytes = counters.reduce(0) { $0 + $1.allocatedBytes } + useViews.allocatedBytes
     usage.journalEntries = journal.count
-    usage.journalBytes = Self.dictionaryBytes(
-      journal.capacity, key: JournalKey.self, value: JournalEntry.self)
+    usage.journalBytes = journal.allocatedBytes
     let posts = postedVideos.reduce(0) {
       $0 + ($1.value.hashtags.isEmpty ? 0 : 32 + $1.value.hashtags.count * 8)
     }

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 /// [magic "DSTREND\0": 8] [format version: UInt32] [0: UInt32]
 /// [payload: windows, retention, landmarks, newest time, journal entries,
-///  lifetime counters per type, posts; integers little-endian]
+///  lifetime counters per type, posts, use views; integers little-endian]
 /// [payload length: UInt64] [CRC-32C of the payload: UInt32] [magic "DSTREND\0": 8]
 /// ```
 ///
@@ -20,7 +20,7 @@ import Foundation
 /// reopened state equals the saved one bit for bit.
 enum TrendingFile {
   static let magic: [UInt8] = Array("DSTREND\u{0}".utf8)
-  static let formatVersion: UInt32 = 1
+  static let formatVersion: UInt32 = 2
   /// The file's name inside the index directory.
   static let fileName = "trending.dstrend"
 }
@@ -72,6 +72,11 @@ extension TrendingState {
       payload.append(posted.effect?.rawValue ?? 0)
       payload.append(UInt32(posted.hashtags.count))
       for hashtag in posted.hashtags { payload.append(hashtag.rawValue) }
+    }
+    payload.append(UInt64(useViews.count))
+    for (item, views) in useViews.sorted(by: { $0.key < $1.key }) {
+      payload.append(item.rawValue)
+      payload.append(views)
     }
     var file = ByteWriter()
     file.bytes = TrendingFile.magic
@@ -178,8 +183,14 @@ extension TrendingState {
         lastTime: 0, weight: weight, views: try reader.read(UInt32.self, or: damaged("journal")))
       var complete = entry
       complete.user = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal")))
-      complete.time = try reader.read(Int64.self, or: damaged("journal"))
-      complete.lastTime = try reader.read(Int64.self, or: damaged("journal"))
+      let time = try reader.read(Int64.self, or: damaged("journal"))
+      let lastTime = try reader.read(Int64.self, or: damaged("journal"))
+      guard 0 <= time, time <= lastTime, lastTime <= TrendingState.latestSeconds else {
+        throw damaged("a journal entry's time out of range")
+      }
+      complete.time = time
+      complete.lastTime = lastTime
+      guard key.item.isValid else { throw damaged("a journal entry without an item") }
       guard longLandmarks[typeIndex] != nil, shortLandmarks[typeIndex] != nil,
         complete.time <= complete.lastTime,
         complete.lastTime <= newestTime
@@ -192,6 +203,7 @@ extension TrendingState {
       let count = try reader.count(of: 16, or: damaged("bad counter length"))
       for _ in 0..<count {
         let key = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("counters")))
+        guard key.isValid else { throw damaged("a counter without a key") }
         var item = ItemCounters()
         item.views = try reader.read(UInt32.self, or: damaged("counters"))
         item.lifetimeActors = try reader.read(UInt32.self, or: damaged("counters"))
@@ -214,6 +226,13 @@ extension TrendingState {
       postedVideos[video] = PostedVideo(
         hashtags: hashtags, sound: flags & 1 != 0 ? ContentKey(rawValue: sound) : nil,
         effect: flags & 2 != 0 ? ContentKey(rawValue: effect) : nil, creator: creator, time: time)
+    }
+    let viewCount = try reader.count(of: 16, or: damaged("bad use views length"))
+    useViews.reserveCapacity(viewCount)
+    for _ in 0..<viewCount {
+      let item = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("use views")))
+      guard item.isValid else { throw damaged("use views without an item") }
+      useViews[item] = try reader.read(UInt64.self, or: damaged("use views"))
     }
   }
 }

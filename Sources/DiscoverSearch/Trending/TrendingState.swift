@@ -37,15 +37,21 @@ public struct TrendingState: Sendable {
   /// The earliest event time recorded: how long the windows have been filling (see
   /// ``warmUpRatio(_:at:)``).
   var firstTime: Int64?
-  var journal: [JournalKey: JournalEntry] = [:]
+  /// Most contributions add an entry, so the journal keeps a lower load than the counters'
+  /// tables: from 47% to 70%, about 6 slots walked per insertion at most.
+  var journal = FingerprintTable<JournalKey, JournalEntry>(maximumLoad: 0.7, growthFactor: 1.5)
   /// Per content type, counters by item key (global) and by ``ContentKey/inRegion(_:)`` key.
-  var counters: [[ContentKey: ItemCounters]] = [[:], [:], [:], [:]]
+  var counters = [FingerprintTable<ContentKey, ItemCounters>](repeating: .init(), count: 4)
   /// Per list, the counters that reached the minimum observed count (the lists'
   /// candidates), each with its item's key.
   var hot: [RankingKey: [ContentKey: ContentKey]] = [:]
   /// Per content type, the keys of entries made recently, each with a time no earlier than
   /// the entry's: what a short landmark move recomputes.
   var recentEntries: [[(key: JournalKey, bound: Int64)]] = [[], [], [], []]
+  /// The lifetime views of the hashtags, sounds and effects videos use: the views of those
+  /// videos, in all regions. Kept apart from the counters, two numbers per item, so that the
+  /// ten or so of them a view adds to stay in cache.
+  var useViews = FingerprintTable<ContentKey, UInt64>()
   /// Associations of videos known from posts.
   var postedVideos: [ContentKey: PostedVideo] = [:]
   /// Bumped by every change, for list caches.
@@ -61,6 +67,10 @@ public struct TrendingState: Sendable {
 
   func clock(_ type: ContentType) -> DecayClock { clocks[type.index] }
 
+  /// The latest event time recorded, in seconds since 2001-01-01 (in the year 2127): journal
+  /// entries keep times in 32 bits.
+  static let latestSeconds: Int64 = 3_999_999_999
+
   // MARK: Recording
 
   /// Records one deduplicated contribution.
@@ -74,9 +84,13 @@ public struct TrendingState: Sendable {
     generation &+= 1
     newestTime = max(newestTime, entry.time)
     firstTime = min(firstTime ?? entry.time, entry.time)
-    let previous = journal.updateValue(entry, forKey: key)
-    let updated = previous.map { $0.merged(with: entry) } ?? entry
-    if previous != nil { journal[key] = updated }
+    let (previous, updated) = journal.modifyValue(forKey: key, inserting: entry) {
+      stored, isNew in
+      if isNew { return (JournalEntry?.none, stored) }
+      let previous = stored
+      stored = stored.merged(with: entry)
+      return (previous, stored)
+    }
     let isNew = previous == nil
     if isNew { recentEntries[type.index].append((key, entry.time)) }
     let reweighs = isNew || !previous!.weighsTheSame(as: updated)
@@ -97,9 +111,7 @@ public struct TrendingState: Sendable {
     }
     let userHash = DistinctSketch.hash(of: entry.user)
     let actors: UInt32 = isNew && key.bucket == JournalKey.lifetime ? 1 : 0
-    let threshold =
-      configuration.minimumObservedCount
-      * clock.unitValue(at: newestTime, landmark: shortLandmark, halfLife: clock.shortHalfLife)
+    let threshold = hotThreshold(type)
     let deltas = CounterDeltas(
       short: reweighs ? shortDelta : 0, long: reweighs ? longDelta : 0,
       user: isNew ? userHash : nil, views: entry.views, actors: actors)
@@ -108,7 +120,7 @@ public struct TrendingState: Sendable {
       hotThreshold: threshold)
     if key.region != 0 {
       apply(
-        deltas, type: type, to: key.item.inRegion(ContentKey(rawValue: key.region)),
+        deltas, type: type, to: regionalCounterKey(of: key),
         list: RankingKey(type: type, region: key.region), item: key.item, hotThreshold: threshold)
     }
     return reweighs ? .counted : .duplicate
@@ -123,20 +135,28 @@ public struct TrendingState: Sendable {
     var actors: UInt32
   }
 
+  /// Adds the deltas to one counter, and makes it a candidate of its list when its short sum
+  /// crosses the threshold.
+  ///
+  /// Only a crossing is checked: within a landmark epoch a short sum only grows and the
+  /// threshold (the minimum count at the newest time) only rises, so a sum that was already
+  /// at the threshold before this contribution was at it when it last grew, and joined then.
+  /// Everything that lowers sums or moves landmarks recomputes the candidates.
   private mutating func apply(
     _ deltas: CounterDeltas, type: ContentType, to counterKey: ContentKey, list: RankingKey,
     item: ContentKey, hotThreshold: Double
   ) {
-    var isHot = false
-    modifyCounter(type, counterKey) { counter in
+    let crosses = counters[type.index].modifyValue(forKey: counterKey, inserting: .filler) {
+      counter, _ in
+      let before = Double(counter.short)
       counter.short &+= deltas.short
       counter.long &+= deltas.long
       if let user = deltas.user { counter.users.insert(hash: user) }
       counter.views &+= deltas.views
       counter.lifetimeActors &+= deltas.actors
-      isHot = Double(counter.short) >= hotThreshold
+      return before < hotThreshold && Double(counter.short) >= hotThreshold
     }
-    if isHot, hot[list]?[counterKey] == nil { hot[list, default: [:]][counterKey] = item }
+    if crosses { hot[list, default: [:]][counterKey] = item }
   }
 
   /// Changes one counter in place, creating it when missing.
@@ -144,20 +164,23 @@ public struct TrendingState: Sendable {
   private mutating func modifyCounter(
     _ type: ContentType, _ key: ContentKey, _ body: (inout ItemCounters) -> Void
   ) {
-    body(&counters[type.index][key, default: ItemCounters()])
+    counters[type.index].modifyValue(forKey: key, inserting: .filler) { counter, _ in
+      body(&counter)
+    }
   }
 
   /// Adds views of a video to the lifetime views of an item it uses (a hashtag, sound or
-  /// effect), globally and in the region, without a journal entry: those items trend by
-  /// their participants and uses, and their views are only shown.
-  mutating func addViews(_ views: UInt32, to type: ContentType, _ item: ContentKey, region: UInt64)
+  /// effect), without a journal entry: those items trend by their participants and uses, and
+  /// their views, a total over all regions, are only shown.
+  mutating func addViews(_ views: UInt32, to item: ContentKey) {
+    useViews[item, default: 0] &+= UInt64(views)
+  }
+
+  /// The lifetime views of an item: a video's own (in its region, for a regional counter), or
+  /// the views of the videos using a hashtag, sound or effect (in all regions).
+  func lifetimeViews(of item: ContentKey, _ type: ContentType, counters: ItemCounters) -> UInt64
   {
-    guard views > 0 else { return }
-    generation &+= 1
-    modifyCounter(type, item) { $0.views &+= views }
-    if region != 0 {
-      modifyCounter(type, item.inRegion(ContentKey(rawValue: region))) { $0.views &+= views }
-    }
+    type == .video ? UInt64(counters.views) : useViews[item] ?? 0
   }
 
   /// Records what a post said a video uses; the earliest post wins.
@@ -243,17 +266,61 @@ public struct TrendingState: Sendable {
     let landmark = shortLandmarks[type.index]!
     let cutoff = clock.shortZeroCutoff(landmark: landmark)
     recentEntries[type.index].removeAll { $0.bound < cutoff }
-    for key in counters[type.index].keys { counters[type.index][key]!.short = 0 }
-    for (key, _) in recentEntries[type.index] {
+    counters[type.index].updateEach { _, counter in
+      counter.short = 0
+      return true
+    }
+    let recent = recentEntries[type.index]
+    for (position, (key, _)) in recent.enumerated() {
+      // The entries are spread over the whole journal: look a few ahead up first.
+      if position + Self.lookahead < recent.count {
+        journal.prefetch(recent[position + Self.lookahead].key)
+      }
       guard let entry = journal[key] else { continue }
       let weight =
         UInt64(entry.weight)
         &* clock.weight(at: entry.time, landmark: landmark, halfLife: clock.shortHalfLife)
       guard weight > 0 else { continue }
-      for counterKey in counterKeys(of: key) {
-        modifyCounter(type, counterKey) { $0.short &+= weight }
+      modifyCounter(type, key.item) { $0.short &+= weight }
+      if key.region != 0 { modifyCounter(type, regionalCounterKey(of: key)) { $0.short &+= weight } }
+    }
+    // Only the recent entries' counters have a short sum now; those at the threshold are
+    // candidates (see `apply`).
+    let threshold = hotThreshold(type)
+    for (key, _) in recentEntries[type.index] {
+      addCandidate(key.item, of: key.item, to: RankingKey(type: type, region: 0), threshold)
+      if key.region != 0 {
+        addCandidate(
+          regionalCounterKey(of: key), of: key.item,
+          to: RankingKey(type: type, region: key.region), threshold)
       }
     }
+  }
+
+  /// Makes a counter a candidate of `list` when its short sum is at `threshold`.
+  private mutating func addCandidate(
+    _ counterKey: ContentKey, of item: ContentKey, to list: RankingKey, _ threshold: Double
+  ) {
+    guard let counter = counters[list.type.index][counterKey], Double(counter.short) >= threshold
+    else { return }
+    hot[list, default: [:]][counterKey] = item
+  }
+
+  /// How many entries ahead a walk over journal keys prefetches.
+  private static let lookahead = 8
+
+  /// The short sum at which a counter of `type` becomes a list candidate: the minimum
+  /// observed count at the newest time, in fixed-point units of the short landmark.
+  func hotThreshold(_ type: ContentType) -> Double {
+    guard let landmark = shortLandmarks[type.index] else { return .infinity }
+    let clock = clock(type)
+    return configuration.minimumObservedCount
+      * clock.unitValue(at: newestTime, landmark: landmark, halfLife: clock.shortHalfLife)
+  }
+
+  /// The key of an entry's counter within its region (meaningful when it has one).
+  func regionalCounterKey(of key: JournalKey) -> ContentKey {
+    key.item.inRegion(ContentKey(rawValue: key.region))
   }
 
   /// Drops journal entries of `types` older than their retention horizon, then recomputes
@@ -264,8 +331,8 @@ public struct TrendingState: Sendable {
       landmark.map { $0 - clocks[index].retention } ?? .min
     }
     let affected = Set(types)
-    journal = journal.filter {
-      !affected.contains($0.value.type) || $0.value.time >= horizons[$0.value.type.index]
+    journal.removeAll { _, entry in
+      affected.contains(entry.type) && entry.time < horizons[entry.type.index]
     }
     rebuildDerived(types: affected)
   }
@@ -275,13 +342,12 @@ public struct TrendingState: Sendable {
   mutating func rebuildDerived(types: Set<ContentType>) {
     generation &+= 1
     for type in types {
-      counters[type.index] = counters[type.index].compactMapValues { item in
-        var item = item
+      counters[type.index].updateEach { _, item in
         item.short = 0
         item.long = 0
         item.users = DistinctSketch()
         // A counter with nothing left, not even lifetime totals, is forgotten.
-        return item.views == 0 && item.lifetimeActors == 0 ? nil : item
+        return item.views != 0 || item.lifetimeActors != 0
       }
       recentEntries[type.index].removeAll()
     }
@@ -315,40 +381,19 @@ public struct TrendingState: Sendable {
   /// Recomputes the hot set of `types` from the journal's keys and the counters.
   private mutating func rebuildHot(types: Set<ContentType>) {
     for (key, entry) in journal where types.contains(entry.type) {
-      guard let landmark = shortLandmarks[entry.type.index] else { continue }
-      let clock = clock(entry.type)
-      let threshold =
-        configuration.minimumObservedCount
-        * clock.unitValue(at: newestTime, landmark: landmark, halfLife: clock.shortHalfLife)
-      for (counterKey, region) in [
-        (key.item, 0), (key.item.inRegion(ContentKey(rawValue: key.region)), key.region),
-      ]
-      where region == 0 || key.region != 0 {
-        let list = RankingKey(type: entry.type, region: region)
-        guard hot[list]?[counterKey] == nil,
-          let item = counters[entry.type.index][counterKey], Double(item.short) >= threshold
-        else { continue }
-        hot[list, default: [:]][counterKey] = key.item
+      let threshold = hotThreshold(entry.type)
+      addCandidate(key.item, of: key.item, to: RankingKey(type: entry.type, region: 0), threshold)
+      if key.region != 0 {
+        addCandidate(
+          regionalCounterKey(of: key), of: key.item,
+          to: RankingKey(type: entry.type, region: key.region), threshold)
       }
     }
   }
 
   /// The global counter's key and, for an entry with a region, the regional one.
   func counterKeys(of key: JournalKey) -> [ContentKey] {
-    key.region == 0 ? [key.item] : [key.item, key.item.inRegion(ContentKey(rawValue: key.region))]
-  }
-
-  /// Drops the list's hot counters whose short count at `now` fell below the minimum
-  /// observed count: they cannot be listed now, nor later without a new contribution, which
-  /// checks them again.
-  mutating func coolDown(_ list: RankingKey, at now: Double) {
-    guard let candidates = hot[list] else { return }
-    let factor = decayFactors(list.type, at: now).short
-    let floor = configuration.minimumObservedCount
-    hot[list] = candidates.filter { counterKey, _ in
-      guard let item = counters[list.type.index][counterKey] else { return false }
-      return Double(item.short) * factor >= floor
-    }
+    key.region == 0 ? [key.item] : [key.item, regionalCounterKey(of: key)]
   }
 }
 

@@ -76,6 +76,27 @@ extension TrendingTests {
       #expect(try pages(merged) == pages(single), "seed \(seed)")
     }
 
+    /// Lists keep their candidates incrementally (a counter joins when its short sum crosses
+    /// the threshold); a state rebuilt from its journal must list the same items, after
+    /// every chunk of a stream that crosses several landmark moves.
+    @Test func incrementalCandidatesListWhatARebuildLists() throws {
+      let seed = UInt64.random(in: 0...UInt64.max)
+      let events = Self.randomEvents(seed: seed, count: 6_000).sorted { $0.time < $1.time }
+      let clock = ManualClock(TrendingFixtures.start)
+      let trending = TrendingContent(
+        index: index, configuration: TrendingFixtures.configuration, clock: clock.function)
+      for start in stride(from: 0, to: events.count, by: 400) {
+        let part = Array(events[start..<min(start + 400, events.count)])
+        clock.advance(by: max(0, part[part.count - 1].time.timeIntervalSince(clock.now)))
+        try trending.record(contentsOf: part)
+        var rebuilt = try trending.stateCopy
+        rebuilt.rebuildDerived(types: Set(ContentType.allCases))
+        let reference = TrendingContent(
+          index: index, store: InMemoryTrendingStore(state: rebuilt), clock: clock.function)
+        #expect(try pages(trending) == pages(reference), "seed \(seed), events \(start)")
+      }
+    }
+
     @Test func shuffledEventsGiveTheSameStateAsSortedOnes() throws {
       let seed = UInt64.random(in: 0...UInt64.max)
       let events = Self.randomEvents(seed: seed, count: 5_000)

@@ -8,6 +8,22 @@ extension TrendingTests {
   /// from events written here; and event files through the loader.
   @Suite("Trending: real corpus and event files")
   struct TrendingRealCorpusTests {
+    /// The ASCII fast path of hashtag folding gives what the analyzer gives, for every
+    /// hashtag of the real corpus and for hand-made names.
+    @Test func hashtagFoldingMatchesTheAnalyzer() throws {
+      let loaded = try RealCorpus.load()
+      var names = [
+        "DanceChallenge", "abc123", "2024", "X", "a1b2c3", "ÉTÉ", "dance_off", "k-pop", "Ｆｕｌｌ",
+        "#Tag", "ǅemal", "İstanbul", "straße",
+      ]
+      for case .video(let video) in loaded.documents { names += video.hashtags }
+      for name in names {
+        let trimmed = name.hasPrefix("#") ? String(name.dropFirst()) : name
+        let analyzed = Analyzer.fold(trimmed).filter { $0 != " " }
+        #expect(TrendingCatalog.foldHashtag(name) == analyzed, "\(name)")
+      }
+    }
+
     @Test func everyListOnTheRealCorpus() throws {
       let loaded = try RealCorpus.load()
       let extras: [Document] = [
