@@ -237,9 +237,14 @@ struct FingerprintTable<Key: FingerprintKey, Value: TableFiller & Sendable>: Sen
     return (place(key, value(), at: found.index, probed: found.probed), true)
   }
 
+  /// Below this many slots a full table doubles: small tables cost little memory either
+  /// way, and growing by 15% from 8 slots would rehash 25 times on the way to 4,096.
+  private static var doublingLimit: Int { 1 << 12 }
+
   private mutating func growIfFull() {
     if Double(count + 1) > Double(slots.count) * maximumLoad {
-      resize(to: Swift.max(8, Int(Double(slots.count) * growthFactor) + 1))
+      let factor = slots.count < Self.doublingLimit ? Swift.max(2, growthFactor) : growthFactor
+      resize(to: Swift.max(8, Int(Double(slots.count) * factor) + 1))
     }
   }
 

@@ -11,7 +11,33 @@ struct Ranking: Sendable {
 struct FeaturedIndex: Sendable {
   var computedAt: Double
   var generation: UInt64
-  var positions: [ContentKey: [Int]]
+  var positions: FingerprintTable<ContentKey, FeaturedVideos>
+}
+
+/// The catalog positions of an item's best three trending videos, best first, inline.
+struct FeaturedVideos: Sendable, TableFiller {
+  static let capacity = 3
+  private var first: Int32 = 0
+  private var second: Int32 = 0
+  private var third: Int32 = 0
+  private(set) var count: Int32 = 0
+
+  static var filler: FeaturedVideos { FeaturedVideos() }
+
+  var isFull: Bool { count == Self.capacity }
+
+  /// Adds a video after those kept, when there is room.
+  mutating func append(_ position: Int) {
+    switch count {
+    case 0: first = Int32(position)
+    case 1: second = Int32(position)
+    case 2: third = Int32(position)
+    default: return
+    }
+    count += 1
+  }
+
+  var positions: [Int] { [first, second, third].prefix(Int(count)).map(Int.init) }
 }
 
 /// One listed item of a ranking.
@@ -112,6 +138,9 @@ extension TrendingContent {
     return ranking
   }
 
+  /// How many candidates ahead scoring prefetches their counters and catalog positions.
+  private static let lookahead = 8
+
   /// Scores every candidate of the list, keeps those listed, and orders them.
   private func computeRanking(_ key: RankingKey, at now: Double, catalog: TrendingCatalog)
     throws(SearchError) -> Ranking
@@ -128,8 +157,16 @@ extension TrendingContent {
       let threshold = state.hotThreshold(key.type) * (1 - 1e-9)
       var items: [RankedItem] = []
       var cooled: [ContentKey] = []
-      for (counterKey, item) in candidates {
-        guard let counters = state.counters[key.type.index][counterKey] else {
+      let table = state.counters[key.type.index]
+      let pairs = Array(candidates)
+      for (offset, (counterKey, item)) in pairs.enumerated() {
+        // Candidates are spread over the tables: look a few ahead up first.
+        if offset + Self.lookahead < pairs.count {
+          let ahead = pairs[offset + Self.lookahead]
+          table.prefetch(ahead.key)
+          catalog.prefetchPosition(of: ahead.value, key.type)
+        }
+        guard let counters = table[counterKey] else {
           cooled.append(counterKey)
           continue
         }
@@ -214,7 +251,7 @@ extension TrendingContent {
     let regionKey = region.map { ContentKey(region: $0).rawValue } ?? 0
     // What each item's best videos are follows from the video ranking alone: computed once
     // per video ranking, then read by every hashtag, sound and effect page until it changes.
-    let index = caches.withLock { caches -> [ContentKey: [Int]]? in
+    let index = caches.withLock { caches -> FingerprintTable<ContentKey, FeaturedVideos>? in
       guard let cached = caches.featured[regionKey], cached.computedAt == videos.computedAt,
         cached.generation == videos.generation
       else { return nil }
@@ -229,7 +266,9 @@ extension TrendingContent {
     }
     var featured: [ContentKey: [String]] = [:]
     for key in keys {
-      if let found = positions[key] { featured[key] = found.map { catalog.id(.video, at: $0) } }
+      if let found = positions[key] {
+        featured[key] = found.positions.map { catalog.id(.video, at: $0) }
+      }
     }
     return featured
   }
@@ -237,14 +276,14 @@ extension TrendingContent {
   /// For every hashtag, sound and effect the ranked videos use, the positions of its best
   /// three, best first.
   private static func featuredPositions(of videos: Ranking, catalog: TrendingCatalog)
-    -> [ContentKey: [Int]]
+    -> FingerprintTable<ContentKey, FeaturedVideos>
   {
-    var featured: [ContentKey: [Int]] = [:]
+    // A video uses about ten items; sized once, the table never rehashes while filling.
+    var featured = FingerprintTable<ContentKey, FeaturedVideos>(
+      maximumLoad: 0.75, minimumCapacity: 12 * videos.items.count)
     for video in videos.items {
-      let uses = catalog.uses(ofVideoAt: video.position)
-      for item in uses.hashtags + [uses.sound, uses.effect].compactMap({ $0 })
-      where featured[item, default: []].count < 3 {
-        featured[item, default: []].append(video.position)
+      catalog.forEachUse(ofVideoAt: video.position) { item in
+        featured[item, default: FeaturedVideos()].append(video.position)
       }
     }
     return featured
