@@ -8,8 +8,9 @@ public struct TrendingItem: Sendable, Hashable {
   public var type: ContentType
   /// The video's title, the hashtag's name, the sound's title or the effect's name.
   public var title: String
-  /// Views: the index's count plus the views recorded since. For a hashtag, sound or
-  /// effect, the index's count (if it has one) plus recorded views of videos using it.
+  /// Views: the index's count plus the views recorded since (in the list's region, for a
+  /// video). For a hashtag, sound or effect, the index's count (if it has one) plus the
+  /// recorded views of videos using it, in all regions.
   public var viewCount: Int
   /// The thumbnail image URL, when the index has one.
   public var thumbnailURL: String?
@@ -175,7 +176,8 @@ public struct TrendingExplanation: Sendable, Hashable {
   public var distinctUsers: Int
   /// Whether ``distinctUsers`` is exact (up to 8 users) rather than estimated.
   public var distinctUsersIsExact: Bool
-  /// Lifetime views recorded.
+  /// Lifetime views recorded: a video's in the region explained; a hashtag's, sound's or
+  /// effect's over the videos using it, in all regions.
   public var lifetimeViews: Int
   /// Lifetime participants (hashtags) or uses (sounds, effects) recorded; 0 for videos.
   public var lifetimeActors: Int

@@ -73,6 +73,10 @@ extension TrendingTests {
       #expect(TrendingCatalog.foldHashtag(hashtag.title) == TrendingCatalog.foldHashtag(tag))
       #expect(hashtag.featuredVideoIDs.first == riser.id)
       #expect(hashtag.viewCount >= 40)
+      // A challenge's views are its total in all regions, in a regional list too.
+      let regional = try #require(
+        try trending.list(.hashtag, region: "BR").items.first { $0.id == hashtag.id })
+      #expect(regional.viewCount == hashtag.viewCount)
       let sound = try #require(try trending.list(.sound).items.first)
       #expect(sound.id == "snd-real-1")
       let effect = try #require(try trending.list(.effect, region: "BR").items.first)
