@@ -264,7 +264,9 @@ struct EventContribution: Sendable {
     let key = engagementKey(in: state)
     state.journal.prefetch(key)
     state.counters[ContentType.video.index].prefetch(video)
-    if region != 0 { state.counters[ContentType.video.index].prefetch(state.regionalCounterKey(of: key)) }
+    if region != 0 {
+      state.counters[ContentType.video.index].prefetch(state.regionalCounterKey(of: key))
+    }
     catalog.prefetchPosition(of: video, .video)
   }
 

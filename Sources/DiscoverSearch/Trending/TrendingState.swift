@@ -178,8 +178,7 @@ public struct TrendingState: Sendable {
 
   /// The lifetime views of an item: a video's own (in its region, for a regional counter), or
   /// the views of the videos using a hashtag, sound or effect (in all regions).
-  func lifetimeViews(of item: ContentKey, _ type: ContentType, counters: ItemCounters) -> UInt64
-  {
+  func lifetimeViews(of item: ContentKey, _ type: ContentType, counters: ItemCounters) -> UInt64 {
     type == .video ? UInt64(counters.views) : useViews[item] ?? 0
   }
 
@@ -282,7 +281,9 @@ public struct TrendingState: Sendable {
         &* clock.weight(at: entry.time, landmark: landmark, halfLife: clock.shortHalfLife)
       guard weight > 0 else { continue }
       modifyCounter(type, key.item) { $0.short &+= weight }
-      if key.region != 0 { modifyCounter(type, regionalCounterKey(of: key)) { $0.short &+= weight } }
+      if key.region != 0 {
+        modifyCounter(type, regionalCounterKey(of: key)) { $0.short &+= weight }
+      }
     }
     // Only the recent entries' counters have a short sum now; those at the threshold are
     // candidates (see `apply`).
