@@ -57,8 +57,6 @@ struct FingerprintTable<Key: FingerprintKey, Value: TableFiller & Sendable>: Sen
     reserveCapacity(minimumCapacity)
   }
 
-  var isEmpty: Bool { count == 0 }
-
   /// How many entries fit before the table grows.
   var capacity: Int { Int(Double(slots.count) * maximumLoad) }
 

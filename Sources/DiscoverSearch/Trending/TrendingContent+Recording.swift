@@ -265,7 +265,7 @@ struct EventContribution: Sendable {
     state.journal.prefetch(key)
     state.counters[ContentType.video.index].prefetch(video)
     if region != 0 {
-      state.counters[ContentType.video.index].prefetch(state.regionalCounterKey(of: key))
+      state.counters[ContentType.video.index].prefetch(key.regionalCounterKey)
     }
     catalog.prefetchPosition(of: video, .video)
   }

@@ -29,6 +29,12 @@ struct JournalKey: Hashable, Sendable, FingerprintKey {
         &+ region &* 0x1656_67B1_9E37_79F9)
   }
 
+  /// The key of the entry's counter within its region (meaningful when it has one).
+  var regionalCounterKey: ContentKey { item.inRegion(ContentKey(rawValue: region)) }
+
+  /// The global counter's key and, for an entry with a region, the regional one.
+  var counterKeys: [ContentKey] { region == 0 ? [item] : [item, regionalCounterKey] }
+
   /// No entry's item is the vacant content key.
   static var vacant: JournalKey {
     JournalKey(item: .vacant, actor: .vacant, bucket: 0, region: 0)

@@ -19,7 +19,7 @@ extension TrendingState {
     guard !removed.isEmpty else { return 0 }
     for (key, entry) in removed {
       journal[key] = nil
-      for counterKey in counterKeys(of: key) {
+      for counterKey in key.counterKeys {
         adjustLifetime(
           entry.type, counterKey, views: entry.views,
           actors: key.bucket == JournalKey.lifetime ? 1 : 0)
@@ -90,7 +90,7 @@ extension TrendingState {
       if let existing = journal[key] {
         journal[key] = existing.merged(with: entry)
         if key.bucket == JournalKey.lifetime {
-          for counterKey in counterKeys(of: key) {
+          for counterKey in key.counterKeys {
             adjustLifetime(entry.type, counterKey, views: 0, actors: 1)
           }
         }
@@ -142,8 +142,7 @@ extension TrendingState {
     // An entry goes with any of its counters: the item's, or the item's in its region.
     journal.removeAll { key, _ in
       evicted.contains(key.item)
-        || (key.region != 0
-          && evicted.contains(key.item.inRegion(ContentKey(rawValue: key.region))))
+        || (key.region != 0 && evicted.contains(key.regionalCounterKey))
     }
     rebuildDerived(types: Set(ContentType.allCases))
   }

@@ -120,7 +120,7 @@ public struct TrendingState: Sendable {
       hotThreshold: threshold)
     if key.region != 0 {
       apply(
-        deltas, type: type, to: regionalCounterKey(of: key),
+        deltas, type: type, to: key.regionalCounterKey,
         list: RankingKey(type: type, region: key.region), item: key.item, hotThreshold: threshold)
     }
     return reweighs ? .counted : .duplicate
@@ -282,23 +282,28 @@ public struct TrendingState: Sendable {
       guard weight > 0 else { continue }
       modifyCounter(type, key.item) { $0.short &+= weight }
       if key.region != 0 {
-        modifyCounter(type, regionalCounterKey(of: key)) { $0.short &+= weight }
+        modifyCounter(type, key.regionalCounterKey) { $0.short &+= weight }
       }
     }
     // Only the recent entries' counters have a short sum now; those at the threshold are
     // candidates (see `apply`).
     let threshold = hotThreshold(type)
     for (key, _) in recentEntries[type.index] {
-      addCandidate(key.item, of: key.item, to: RankingKey(type: type, region: 0), threshold)
-      if key.region != 0 {
-        addCandidate(
-          regionalCounterKey(of: key), of: key.item,
-          to: RankingKey(type: type, region: key.region), threshold)
-      }
+      addCandidates(of: key, type: type, threshold: threshold)
     }
   }
 
-  /// Makes a counter a candidate of `list` when its short sum is at `threshold`.
+  /// Makes the entry's global counter, and its regional one, candidates of their lists when
+  /// their short sums are at `threshold`.
+  private mutating func addCandidates(of key: JournalKey, type: ContentType, threshold: Double) {
+    addCandidate(key.item, of: key.item, to: RankingKey(type: type, region: 0), threshold)
+    if key.region != 0 {
+      addCandidate(
+        key.regionalCounterKey, of: key.item, to: RankingKey(type: type, region: key.region),
+        threshold)
+    }
+  }
+
   private mutating func addCandidate(
     _ counterKey: ContentKey, of item: ContentKey, to list: RankingKey, _ threshold: Double
   ) {
@@ -317,11 +322,6 @@ public struct TrendingState: Sendable {
     let clock = clock(type)
     return configuration.minimumObservedCount
       * clock.unitValue(at: newestTime, landmark: landmark, halfLife: clock.shortHalfLife)
-  }
-
-  /// The key of an entry's counter within its region (meaningful when it has one).
-  func regionalCounterKey(of key: JournalKey) -> ContentKey {
-    key.item.inRegion(ContentKey(rawValue: key.region))
   }
 
   /// Drops journal entries of `types` older than their retention horizon, then recomputes
@@ -368,7 +368,7 @@ public struct TrendingState: Sendable {
         recentEntries[entry.type.index].append((key, entry.lastTime))
       }
       let user = DistinctSketch.hash(of: entry.user)
-      for counterKey in counterKeys(of: key) {
+      for counterKey in key.counterKeys {
         modifyCounter(entry.type, counterKey) { counter in
           counter.short &+= short
           counter.long &+= long
@@ -382,20 +382,10 @@ public struct TrendingState: Sendable {
   /// Recomputes the hot set of `types` from the journal's keys and the counters.
   private mutating func rebuildHot(types: Set<ContentType>) {
     for (key, entry) in journal where types.contains(entry.type) {
-      let threshold = hotThreshold(entry.type)
-      addCandidate(key.item, of: key.item, to: RankingKey(type: entry.type, region: 0), threshold)
-      if key.region != 0 {
-        addCandidate(
-          regionalCounterKey(of: key), of: key.item,
-          to: RankingKey(type: entry.type, region: key.region), threshold)
-      }
+      addCandidates(of: key, type: entry.type, threshold: hotThreshold(entry.type))
     }
   }
 
-  /// The global counter's key and, for an entry with a region, the regional one.
-  func counterKeys(of key: JournalKey) -> [ContentKey] {
-    key.region == 0 ? [key.item] : [key.item, regionalCounterKey(of: key)]
-  }
 }
 
 /// Which list a ranking is: a type, globally (region 0) or in one region.
