@@ -192,6 +192,40 @@ extension TrendingTests {
       }
     }
 
+    /// A file whose checksum is right but whose first journal entry has the empty-slot key,
+    /// or a time out of range, is refused rather than stored in the tables.
+    @Test func aStateFileWithImpossibleEntriesIsRefused() throws {
+      let trending = makeTrending()
+      try trending.record(contentsOf: Self.randomEvents(seed: 11, count: 200))
+      let good = try trending.stateCopy.encoded()
+      // After the 16-byte header: 8 half-lives, the retention, 9 times, the newest time and
+      // the entry count, 8 bytes each; then the first entry's item, and its time 46 bytes on.
+      let firstEntry = 16 + 8 * (8 + 1 + 9 + 1 + 1)
+      func patched(at offset: Int, with value: Int64) -> [UInt8] {
+        var bytes = good
+        withUnsafeBytes(of: value.littleEndian) {
+          bytes.replaceSubrange(offset..<(offset + 8), with: $0)
+        }
+        let checksum = bytes[16..<(bytes.count - 20)].withUnsafeBytes { CRC32C.checksum($0) }
+        withUnsafeBytes(of: checksum.littleEndian) {
+          bytes.replaceSubrange((bytes.count - 12)..<(bytes.count - 8), with: $0)
+        }
+        return bytes
+      }
+      let configuration = TrendingFixtures.configuration
+      let unchanged = try TrendingState(decoding: good, configuration: configuration)
+      #expect(unchanged == (try trending.stateCopy))
+      for bytes in [patched(at: firstEntry, with: 0), patched(at: firstEntry + 46, with: -5)] {
+        do {
+          _ = try TrendingState(decoding: bytes, configuration: configuration)
+          Issue.record("a state file with an impossible entry opened")
+        } catch {
+          #expect(error.code == .corruptIndex)
+          #expect(error.message.contains("journal"))
+        }
+      }
+    }
+
     @Test func landmarkMovesKeepCountsExact() throws {
       // Views one day apart cross an epoch (16 short half-lives): the counts read the same
       // as the direct sum of 2^(-age / halfLife).
