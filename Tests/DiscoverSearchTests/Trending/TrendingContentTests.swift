@@ -23,6 +23,23 @@ extension TrendingTests {
       return trending
     }
 
+    /// A batch stops at its first invalid event, in any group of the batch, with every event
+    /// before it recorded and none after.
+    @Test(arguments: [0, 7, 16, 20, 33])
+    func aBatchKeepsTheEventsBeforeItsFirstInvalidOne(invalidAt: Int) throws {
+      var events = (0..<40).map { number in
+        ContentEvent(
+          .view, video: "v\(1 + number % 3)", user: "u\(number)", at: clock.now - Double(number))
+      }
+      events[invalidAt] = ContentEvent(.view, video: "v1", user: "", at: clock.now)
+      let batch = try makeTrending()
+      #expect(throws: SearchError.self) { try batch.record(contentsOf: events) }
+      let expected = try makeTrending()
+      try expected.record(contentsOf: events.prefix(invalidAt))
+      let (recorded, reference) = (try batch.stateCopy, try expected.stateCopy)
+      #expect(recorded == reference)
+    }
+
     @Test func decayHalvesTheObservedCountAtItsHalfLife() throws {
       let trending = try makeTrending()
       try trending.record(
