@@ -41,7 +41,7 @@ extension TrendingState {
   /// removed entries' events had never come.
   private mutating func recomputeNewestTimes() {
     var newest = [Int64](repeating: .min, count: ContentType.allCases.count)
-    for entry in journal.values {
+    for (_, entry) in journal {
       newest[entry.type.index] = max(newest[entry.type.index], entry.lastTime)
     }
     newestTime = newest.max() ?? .min

@@ -168,7 +168,6 @@ extension TrendingState {
     firstTime = first == .min ? nil : first
     newestTime = try reader.read(Int64.self, or: damaged("no newest time"))
     let entryCount = try reader.count(of: 61, or: damaged("bad journal length"))
-    journal.reserveCapacity(entryCount)
     for _ in 0..<entryCount {
       let key = JournalKey(
         item: ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal"))),

@@ -15,8 +15,9 @@ import Foundation
 ///
 /// **Landmarks.** Each window of each type has its own landmark (`DecayClock`). When the
 /// short window's moves (every 16 short half-lives of event time), only the short sums are
-/// recomputed, from the entries of the last 17 short half-lives (`recentEntries`): older
-/// ones weigh under half a unit against the new landmark, which rounds to exactly 0. When the
+/// recomputed, from the entries of the last 17 short half-lives (the journal's newest
+/// tables): older ones weigh under half a unit against the new landmark, which rounds to
+/// exactly 0. When the
 /// long window's moves (every 16 long half-lives), entries past the retention horizon are
 /// dropped and the type's counters are recomputed from the whole journal.
 ///
@@ -37,17 +38,13 @@ public struct TrendingState: Sendable {
   /// The earliest event time recorded: how long the windows have been filling (see
   /// ``warmUpRatio(_:at:)``).
   var firstTime: Int64?
-  /// Most contributions add an entry, so the journal keeps a lower load than the counters'
-  /// tables: from 47% to 70%, about 6 slots walked per insertion at most.
-  var journal = FingerprintTable<JournalKey, JournalEntry>(maximumLoad: 0.7, growthFactor: 1.5)
+  /// The deduplicated contributions, one table per deduplication span.
+  var journal = PartitionedJournal()
   /// Per content type, counters by item key (global) and by ``ContentKey/inRegion(_:)`` key.
   var counters = [FingerprintTable<ContentKey, ItemCounters>](repeating: .init(), count: 4)
   /// Per list, the counters that reached the minimum observed count (the lists'
   /// candidates), each with its item's key.
   var hot: [RankingKey: [ContentKey: ContentKey]] = [:]
-  /// Per content type, the keys of entries made recently, each with a time no earlier than
-  /// the entry's: what a short landmark move recomputes.
-  var recentEntries: [[(key: JournalKey, bound: Int64)]] = [[], [], [], []]
   /// The lifetime views of the hashtags, sounds and effects videos use: the views of those
   /// videos, in all regions. Kept apart from the counters, two numbers per item, so that the
   /// ten or so of them a view adds to stay in cache.
@@ -92,7 +89,6 @@ public struct TrendingState: Sendable {
       return (previous, stored)
     }
     let isNew = previous == nil
-    if isNew { recentEntries[type.index].append((key, entry.time)) }
     let reweighs = isNew || !previous!.weighsTheSame(as: updated)
     // Each weight once, for the global and the regional counter alike.
     let unit = clock.weight(
@@ -257,38 +253,42 @@ public struct TrendingState: Sendable {
     }
   }
 
-  /// Recomputes the type's short sums against its new short landmark from the recent
-  /// entries, and forgets the recent entries that now weigh exactly 0.
+  /// Recomputes the type's short sums against its new short landmark from the journal's
+  /// recent entries: older ones weigh exactly 0.
   private mutating func rebuildShortSums(of type: ContentType) {
     generation &+= 1
     let clock = clock(type)
     let landmark = shortLandmarks[type.index]!
     let cutoff = clock.shortZeroCutoff(landmark: landmark)
-    recentEntries[type.index].removeAll { $0.bound < cutoff }
-    counters[type.index].updateEach { _, counter in
+    // The type's table is taken out while the journal is walked: each of the walk's changes
+    // is then to a local table, not through `self` and the array of tables.
+    var table = counters[type.index]
+    counters[type.index] = FingerprintTable()
+    table.updateEach { _, counter in
       counter.short = 0
       return true
     }
-    let recent = recentEntries[type.index]
-    for (position, (key, _)) in recent.enumerated() {
-      // The entries are spread over the whole journal: look a few ahead up first.
-      if position + Self.lookahead < recent.count {
-        journal.prefetch(recent[position + Self.lookahead].key)
-      }
-      guard let entry = journal[key] else { continue }
+    journal.forEachEntry(from: cutoff) { key, entry in
+      guard entry.type == type else { return }
       let weight =
         UInt64(entry.weight)
         &* clock.weight(at: entry.time, landmark: landmark, halfLife: clock.shortHalfLife)
-      guard weight > 0 else { continue }
-      modifyCounter(type, key.item) { $0.short &+= weight }
+      guard weight > 0 else { return }
+      table.modifyValue(forKey: key.item, inserting: .filler) { counter, _ in
+        counter.short &+= weight
+      }
       if key.region != 0 {
-        modifyCounter(type, key.regionalCounterKey) { $0.short &+= weight }
+        table.modifyValue(forKey: key.regionalCounterKey, inserting: .filler) { counter, _ in
+          counter.short &+= weight
+        }
       }
     }
+    counters[type.index] = table
     // Only the recent entries' counters have a short sum now; those at the threshold are
     // candidates (see `apply`).
     let threshold = hotThreshold(type)
-    for (key, _) in recentEntries[type.index] {
+    journal.forEachEntry(from: cutoff) { key, entry in
+      guard entry.type == type else { return }
       addCandidates(of: key, type: type, threshold: threshold)
     }
   }
@@ -311,9 +311,6 @@ public struct TrendingState: Sendable {
     else { return }
     hot[list, default: [:]][counterKey] = item
   }
-
-  /// How many entries ahead a walk over journal keys prefetches.
-  private static let lookahead = 8
 
   /// The short sum at which a counter of `type` becomes a list candidate: the minimum
   /// observed count at the newest time, in fixed-point units of the short landmark.
@@ -350,7 +347,6 @@ public struct TrendingState: Sendable {
         // A counter with nothing left, not even lifetime totals, is forgotten.
         return item.views != 0 || item.lifetimeActors != 0
       }
-      recentEntries[type.index].removeAll()
     }
     hot = hot.filter { !types.contains($0.key.type) }
     for (key, entry) in journal where types.contains(entry.type) {
@@ -364,9 +360,6 @@ public struct TrendingState: Sendable {
         &* clock.weight(at: entry.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
       let long =
         weight &* clock.weight(at: entry.time, landmark: longLandmark, halfLife: clock.longHalfLife)
-      if entry.time >= clock.shortZeroCutoff(landmark: shortLandmark) {
-        recentEntries[entry.type.index].append((key, entry.lastTime))
-      }
       let user = DistinctSketch.hash(of: entry.user)
       for counterKey in key.counterKeys {
         modifyCounter(entry.type, counterKey) { counter in

@@ -259,8 +259,8 @@ extension TrendingState {
       found.append("newest \(newestTime) vs \(other.newestTime)")
     }
     if journal != other.journal {
-      let mine = Set(journal.keys)
-      let theirs = Set(other.journal.keys)
+      let mine = Set(journal.map(\.key))
+      let theirs = Set(other.journal.map(\.key))
       found.append(
         "journal keys only here \(mine.subtracting(theirs).count), only there \(theirs.subtracting(mine).count)"
       )
