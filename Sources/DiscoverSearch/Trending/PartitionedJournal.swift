@@ -7,8 +7,7 @@
 /// count instead of growing through the whole journal's rehashes. A short landmark move reads
 /// the tables of the recent spans in slot order rather than looking up recent keys one by
 /// one. Partitioning by time is how time-series stores keep their writes local and their
-/// expiry cheap (the time-partitioned "chunks" of Gorilla, Pelkonen et al., VLDB 2015, and of
-/// Prometheus' head block).
+/// expiry cheap (Gorilla keeps its data in two-hour blocks: Pelkonen et al., VLDB 2015).
 ///
 /// Entries that count once for an item's life (``JournalKey/lifetime``) have one table of
 /// their own. Which table holds an entry follows from its key alone, so two journals with the
