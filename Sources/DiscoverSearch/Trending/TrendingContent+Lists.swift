@@ -1,10 +1,24 @@
 import Foundation
 
-/// A computed list: every listed item in order, with what its page entries need.
+/// A computed list: every listed item with what its page entries need, and the order of the
+/// best ones.
+///
+/// Only the first ``orderedLength`` items are ordered when the list is computed: the pages
+/// most requests ask for. A page past them selects its items from all of them
+/// (`TrendingContent.page(of:after:limit:)`).
 struct Ranking: Sendable {
   var computedAt: Double
   var generation: UInt64
+  /// Every listed item, in no particular order.
   var items: [RankedItem]
+  /// The indices in ``items`` of the best ones, best first: all of them when few.
+  var ordered: [Int32]
+
+  /// How many items a computed list orders.
+  static let orderedLength = 100
+
+  /// Whether ``ordered`` holds every item.
+  var isOrderedWhole: Bool { ordered.count == items.count }
 }
 
 /// The featured videos of every item, from one video ranking.
@@ -77,9 +91,10 @@ extension TrendingContent {
   ///   - limit: Items per page, 1 to ``maximumListLimit``.
   ///   - cursor: The previous page's ``TrendingPage/nextCursor``, or `nil` for the first.
   /// - Throws: ``SearchError/Code/invalidArgument`` for a cursor of another list or region.
-  /// - Complexity: O(1) plus the page while the list is cached (for
-  ///   ``TrendingConfiguration/refreshInterval`` of the clock); computing it is
-  ///   O(c log c) in the candidates, the counters that reached the minimum observed count.
+  /// - Complexity: O(n log `limit`) in the listed items while the list is cached (for
+  ///   ``TrendingConfiguration/refreshInterval`` of the clock), plus O(c) in the candidates,
+  ///   the counters that reached the minimum observed count, to compute it; a hashtag, sound
+  ///   or effect page also orders the video list once per computed video list.
   public func list(
     _ type: ContentType, region: String? = nil, limit: Int = 20, after cursor: TrendingCursor? = nil
   ) throws(SearchError) -> TrendingPage {
@@ -95,27 +110,21 @@ extension TrendingContent {
     }
     let catalog = self.catalog
     let ranking = try self.ranking(type, region: regionName, catalog: catalog)
-    let start =
-      cursor.map { cursor in
-        ranking.items.firstIndex {
-          $0.score < cursor.score
-            || ($0.score == cursor.score && catalog.id(type, at: $0.position) > cursor.id)
-        } ?? ranking.items.count
-      } ?? 0
-    let end = min(ranking.items.count, start + limit)
+    let (selected, hasMore) = Self.page(
+      of: ranking, type: type, after: cursor, limit: limit, catalog: catalog)
     let featured =
       type == .video
       ? [:]
       : try featuredVideos(
-        region: regionName, for: Set(ranking.items[start..<end].map(\.key)), catalog: catalog)
-    let items = ranking.items[start..<end].map {
+        region: regionName, for: Set(selected.map(\.key)), catalog: catalog)
+    let items = selected.map {
       makeItem($0, type: type, featured: featured[$0.key] ?? [], catalog: catalog)
     }
     let next =
-      end < ranking.items.count
+      hasMore
       ? TrendingCursor(
-        type: type, region: regionName, score: ranking.items[end - 1].score,
-        id: catalog.id(type, at: ranking.items[end - 1].position))
+        type: type, region: regionName, score: selected[selected.count - 1].score,
+        id: catalog.id(type, at: selected[selected.count - 1].position))
       : nil
     return TrendingPage(items: items, nextCursor: next)
   }
@@ -141,12 +150,12 @@ extension TrendingContent {
   /// How many candidates ahead scoring prefetches their counters and catalog positions.
   private static let lookahead = 8
 
-  /// Scores every candidate of the list, keeps those listed, and orders them.
+  /// Scores every candidate of the list and keeps those listed, unordered.
   private func computeRanking(_ key: RankingKey, at now: Double, catalog: TrendingCatalog)
     throws(SearchError) -> Ranking
   {
     let blocked = blockedKeys(catalog: catalog)
-    var items = try store.withState { state throws(SearchError) -> [RankedItem] in
+    let items = try store.withState { state throws(SearchError) -> [RankedItem] in
       guard let candidates = state.hot[key] else { return [] }
       let formula = TrendFormula(key.type, state: state, at: now)
       let shortFactor = formula.shortFactor
@@ -196,9 +205,10 @@ extension TrendingContent {
       for counterKey in cooled { state.hot[key]?[counterKey] = nil }
       return items
     }
-    Self.order(&items, type: key.type, catalog: catalog)
     let generation = try store.withState { state throws(SearchError) in state.generation }
-    return Ranking(computedAt: now, generation: generation, items: items)
+    let ordered = Self.select(
+      from: items, type: key.type, after: nil, count: Ranking.orderedLength, catalog: catalog)
+    return Ranking(computedAt: now, generation: generation, items: items, ordered: ordered)
   }
 
   /// The keys the blocklist keeps out, for this catalog, computed once per catalog.
@@ -214,25 +224,82 @@ extension TrendingContent {
     }
   }
 
-  /// Orders items by score, best first, and items of equal score by id: the ids are read
-  /// from the index only within runs of equal scores.
-  static func order(_ items: inout [RankedItem], type: ContentType, catalog: TrendingCatalog) {
-    // Sorting small (score, index) pairs and gathering once moves far fewer bytes than
-    // sorting the items themselves.
-    var order = items.indices.map { (score: items[$0].score, index: $0) }
-    order.sort { $0.score > $1.score }
-    items = order.map { items[$0.index] }
-    var start = 0
-    while start < items.count {
-      var end = start + 1
-      while end < items.count, items[end].score == items[start].score { end += 1 }
-      if end - start > 1 {
-        items[start..<end].sort {
-          catalog.id(type, at: $0.position) < catalog.id(type, at: $1.position)
-        }
-      }
-      start = end
+  /// Whether `item` comes before `other` in a list: the higher score first, and of equal
+  /// scores the smaller id (read from the index only for ties).
+  @inline(__always)
+  static func precedes(
+    _ item: RankedItem, _ other: RankedItem, type: ContentType, catalog: TrendingCatalog
+  ) -> Bool {
+    if item.score != other.score { return item.score > other.score }
+    return catalog.id(type, at: item.position) < catalog.id(type, at: other.position)
+  }
+
+  /// One page of a list: the first `limit` items after the cursor, in order, and whether
+  /// more follow.
+  static func page(
+    of ranking: Ranking, type: ContentType, after cursor: TrendingCursor?, limit: Int,
+    catalog: TrendingCatalog
+  ) -> (items: [RankedItem], hasMore: Bool) {
+    let items = ranking.items
+    let ordered = ranking.ordered
+    // Within the ordered items (plus one, to tell whether more follow), a slice of them.
+    let start =
+      cursor.map { cursor in
+        ordered.firstIndex { isAfter(items[Int($0)], cursor, type: type, catalog: catalog) }
+          ?? ordered.count
+      } ?? 0
+    if start + limit < ordered.count || ranking.isOrderedWhole {
+      let end = min(start + limit, ordered.count)
+      return (ordered[start..<end].map { items[Int($0)] }, end < ordered.count)
     }
+    let selected = select(
+      from: items, type: type, after: cursor, count: limit + 1, catalog: catalog)
+    return (selected.prefix(limit).map { items[Int($0)] }, selected.count > limit)
+  }
+
+  /// Whether `item` comes after `cursor` in its list.
+  private static func isAfter(
+    _ item: RankedItem, _ cursor: TrendingCursor, type: ContentType, catalog: TrendingCatalog
+  ) -> Bool {
+    item.score < cursor.score
+      || (item.score == cursor.score && catalog.id(type, at: item.position) > cursor.id)
+  }
+
+  /// The indices of the first `count` items after the cursor, in order.
+  ///
+  /// Kept to the best `count` seen so far, a small sorted buffer of indices, this is
+  /// O(n log count) comparisons with few moves for items in no order, instead of sorting all
+  /// n; a count that is a fair share of n sorts the items after the cursor instead.
+  static func select(
+    from items: [RankedItem], type: ContentType, after cursor: TrendingCursor?, count: Int,
+    catalog: TrendingCatalog
+  ) -> [Int32] {
+    func comesAfterCursor(_ item: RankedItem) -> Bool {
+      cursor.map { isAfter(item, $0, type: type, catalog: catalog) } ?? true
+    }
+    func precedes(_ item: RankedItem, _ other: RankedItem) -> Bool {
+      Self.precedes(item, other, type: type, catalog: catalog)
+    }
+    if count * 8 >= items.count {
+      let kept = items.indices.filter { comesAfterCursor(items[$0]) }.map(Int32.init)
+      return Array(kept.sorted { precedes(items[Int($0)], items[Int($1)]) }.prefix(count))
+    }
+    var best: [Int32] = []
+    best.reserveCapacity(count)
+    for (index, item) in items.enumerated() where comesAfterCursor(item) {
+      if best.count == count {
+        guard precedes(item, items[Int(best[count - 1])]) else { continue }
+        best.removeLast()
+      }
+      var low = 0
+      var high = best.count
+      while low < high {
+        let middle = (low + high) / 2
+        if precedes(items[Int(best[middle])], item) { low = middle + 1 } else { high = middle }
+      }
+      best.insert(Int32(index), at: low)
+    }
+    return best
   }
 
   /// `O`, `E`, `z` and the gates of one counter at `now`.
@@ -281,7 +348,17 @@ extension TrendingContent {
     // A video uses about ten items; sized once, the table never rehashes while filling.
     var featured = FingerprintTable<ContentKey, FeaturedVideos>(
       maximumLoad: 0.75, minimumCapacity: 12 * videos.items.count)
-    for video in videos.items {
+    // An item's best videos come first: the whole video list, in order. Sorting small
+    // (score, index) pairs moves far fewer bytes than sorting the items.
+    let pairs = videos.items.indices.map { (score: videos.items[$0].score, index: $0) }
+    let ordered = pairs.sorted {
+      $0.score != $1.score
+        ? $0.score > $1.score
+        : precedes(
+          videos.items[$0.index], videos.items[$1.index], type: .video, catalog: catalog)
+    }
+    for (_, index) in ordered {
+      let video = videos.items[index]
       catalog.forEachUse(ofVideoAt: video.position) { item in
         featured[item, default: FeaturedVideos()].append(video.position)
       }

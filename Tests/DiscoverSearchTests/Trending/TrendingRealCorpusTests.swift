@@ -84,6 +84,50 @@ extension TrendingTests {
       #expect(effect.thumbnailURL == "https://e/1.jpg")
     }
 
+    /// Pages past the items a refresh orders (``Ranking/orderedLength``) come from the same
+    /// order as one long page: no repeats, none missed, equal scores by id.
+    @Test func pagesPastTheOrderedHeadKeepTheListOrder() throws {
+      let loaded = try RealCorpus.load()
+      let index = try DiscoverIndex.build(from: loaded.documents)
+      let videos = loaded.documents.compactMap { document -> String? in
+        if case .video(let video) = document { return video.id }
+        return nil
+      }
+      let listed = Array(videos.prefix(250))
+      try #require(listed.count == 250)
+      let now = TrendingFixtures.start
+      let clock = ManualClock(now)
+      var configuration = TrendingConfiguration()
+      configuration.refreshInterval = 0
+      let trending = TrendingContent(
+        index: index, configuration: configuration, clock: clock.function)
+      try TrendingFixtures.age(trending)
+      var events: [ContentEvent] = []
+      for (number, video) in listed.enumerated() {
+        // Forty view counts over 250 videos: most scores are shared with several others.
+        events += TrendingFixtures.views(
+          of: video, count: 8 + number % 40, over: 600, endingAt: now, userPrefix: "p\(number)-")
+      }
+      try trending.record(contentsOf: events)
+
+      let whole = try trending.list(.video, limit: TrendingContent.maximumListLimit)
+      #expect(whole.nextCursor == nil)
+      #expect(Set(whole.items.map(\.id)) == Set(listed))
+      for (item, next) in zip(whole.items, whole.items.dropFirst()) {
+        #expect(item.score > next.score || (item.score == next.score && item.id < next.id))
+      }
+      for limit in [7, 100, 130] {
+        var paged: [String] = []
+        var cursor: TrendingCursor?
+        repeat {
+          let page = try trending.list(.video, limit: limit, after: cursor)
+          paged += page.items.map(\.id)
+          cursor = page.nextCursor
+        } while cursor != nil
+        #expect(paged == whole.items.map(\.id), "limit \(limit)")
+      }
+    }
+
     @Test func badEventLinesAreNumberedAndEveryValidLineIsKept() throws {
       var lines = [
         #"{"kind":"view","video":"v1","user":"u1","at":"2026-12-01T10:00:00Z"}"#,
