@@ -109,6 +109,17 @@ struct FingerprintTable<Key: FingerprintKey, Value: TableFiller & Sendable>: Sen
     return try body(&slots[index].value, isNew)
   }
 
+  /// Changes the value of `key` in place when it is present.
+  ///
+  /// - Returns: What `body` returns, or `nil` when the key is missing.
+  @discardableResult
+  mutating func modifyValueIfPresent<Result>(
+    forKey key: Key, _ body: (inout Value) throws -> Result
+  ) rethrows -> Result? {
+    guard let index = index(of: key) else { return nil }
+    return try body(&slots[index].value)
+  }
+
   /// Removes `key`.
   ///
   /// - Returns: Its value, or `nil` when it was missing.

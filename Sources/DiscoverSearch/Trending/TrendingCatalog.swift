@@ -5,7 +5,12 @@
 /// item are read from the snapshot only for the items listed.
 final class TrendingCatalog: Sendable {
   let snapshot: IndexSnapshot
-  private let positions: [FingerprintTable<ContentKey, Int32>]
+  // One table per type, each a stored property: read in place on every event and candidate,
+  // without the retain and release of copying a table out of an array.
+  private let videoPositions: FingerprintTable<ContentKey, Int32>
+  private let hashtagPositions: FingerprintTable<ContentKey, Int32>
+  private let soundPositions: FingerprintTable<ContentKey, Int32>
+  private let effectPositions: FingerprintTable<ContentKey, Int32>
   /// Per video position, the range of its hashtag keys in ``videoHashtags``.
   private let hashtagStarts: [Int32]
   private let videoHashtags: [ContentKey]
@@ -29,24 +34,26 @@ final class TrendingCatalog: Sendable {
       sounds.append(video.sound.map { ContentKey(.sound, $0) })
       effects.append(video.effect.map { ContentKey(.effect, $0) })
     }
-    var hashtagPositions = FingerprintTable<ContentKey, Int32>()
+    var hashtagTable = FingerprintTable<ContentKey, Int32>()
     var hashtagKeys: [ContentKey] = []
     for position in 0..<snapshot.catalogHashtagCount {
       let key = ContentKey(.hashtag, Self.foldHashtag(snapshot.catalogHashtag(at: position).name))
       hashtagKeys.append(key)
       // Two hashtag documents of one folded name: the first (most popular) names it.
-      if hashtagPositions[key] == nil { hashtagPositions[key] = Int32(position) }
+      if hashtagTable[key] == nil { hashtagTable[key] = Int32(position) }
     }
-    var soundPositions = FingerprintTable<ContentKey, Int32>()
+    var soundTable = FingerprintTable<ContentKey, Int32>()
     for position in 0..<snapshot.catalogSoundCount {
-      soundPositions[ContentKey(.sound, snapshot.catalogSound(at: position).id)] = Int32(position)
+      soundTable[ContentKey(.sound, snapshot.catalogSound(at: position).id)] = Int32(position)
     }
-    var effectPositions = FingerprintTable<ContentKey, Int32>()
+    var effectTable = FingerprintTable<ContentKey, Int32>()
     for position in 0..<snapshot.catalogEffectCount {
-      effectPositions[ContentKey(.effect, snapshot.catalogEffect(at: position).id)] =
-        Int32(position)
+      effectTable[ContentKey(.effect, snapshot.catalogEffect(at: position).id)] = Int32(position)
     }
-    positions = [videos, hashtagPositions, soundPositions, effectPositions]
+    videoPositions = videos
+    hashtagPositions = hashtagTable
+    soundPositions = soundTable
+    effectPositions = effectTable
     hashtagStarts = starts
     videoHashtags = hashtags
     videoSounds = sounds
@@ -84,13 +91,27 @@ final class TrendingCatalog: Sendable {
   }
 
   /// Starts loading the slot ``position(of:_:)`` reads first.
+  @inline(__always)
   func prefetchPosition(of key: ContentKey, _ type: ContentType) {
-    positions[type.index].prefetch(key)
+    switch type {
+    case .video: videoPositions.prefetch(key)
+    case .hashtag: hashtagPositions.prefetch(key)
+    case .sound: soundPositions.prefetch(key)
+    case .effect: effectPositions.prefetch(key)
+    }
   }
 
   /// The catalog position of an item, or `nil` when the index does not hold it.
+  @inline(__always)
   func position(of key: ContentKey, _ type: ContentType) -> Int? {
-    positions[type.index][key].map(Int.init)
+    let position =
+      switch type {
+      case .video: videoPositions[key]
+      case .hashtag: hashtagPositions[key]
+      case .sound: soundPositions[key]
+      case .effect: effectPositions[key]
+      }
+    return position.map(Int.init)
   }
 
   /// Calls `body` with the key of each hashtag, sound and effect a catalog video uses,

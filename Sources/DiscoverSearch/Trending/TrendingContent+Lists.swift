@@ -9,6 +9,8 @@ import Foundation
 struct Ranking: Sendable {
   var computedAt: Double
   var generation: UInt64
+  /// The catalog the items' positions are in.
+  var catalog: TrendingCatalog
   /// Every listed item, in no particular order.
   var items: [RankedItem]
   /// The indices in ``items`` of the best ones, best first: all of them when few.
@@ -21,37 +23,63 @@ struct Ranking: Sendable {
   var isOrderedWhole: Bool { ordered.count == items.count }
 }
 
-/// The featured videos of every item, from one video ranking.
+/// The featured videos of the items pages asked for, from one video ranking: each item's
+/// entry is computed the first time a page shows it, then read until the ranking changes.
 struct FeaturedIndex: Sendable {
   var computedAt: Double
   var generation: UInt64
+  var catalog: TrendingCatalog
   var positions: FingerprintTable<ContentKey, FeaturedVideos>
 }
 
-/// The catalog positions of an item's best three trending videos, best first, inline.
+/// An item's best three trending videos, best first, inline: their scores and catalog
+/// positions.
 struct FeaturedVideos: Sendable, TableFiller {
   static let capacity = 3
-  private var first: Int32 = 0
-  private var second: Int32 = 0
-  private var third: Int32 = 0
-  private(set) var count: Int32 = 0
+  private var scores: (Double, Double, Double) = (0, 0, 0)
+  private var slots: (Int32, Int32, Int32) = (0, 0, 0)
+  private(set) var count = 0
 
   static var filler: FeaturedVideos { FeaturedVideos() }
 
-  var isFull: Bool { count == Self.capacity }
-
-  /// Adds a video after those kept, when there is room.
-  mutating func append(_ position: Int) {
-    switch count {
-    case 0: first = Int32(position)
-    case 1: second = Int32(position)
-    case 2: third = Int32(position)
-    default: return
-    }
-    count += 1
+  private func keptScore(_ rank: Int) -> Double {
+    rank == 0 ? scores.0 : rank == 1 ? scores.1 : scores.2
   }
 
-  var positions: [Int] { [first, second, third].prefix(Int(count)).map(Int.init) }
+  private func keptPosition(_ rank: Int) -> Int32 {
+    rank == 0 ? slots.0 : rank == 1 ? slots.1 : slots.2
+  }
+
+  private mutating func set(_ rank: Int, _ score: Double, _ position: Int32) {
+    switch rank {
+    case 0: (scores.0, slots.0) = (score, position)
+    case 1: (scores.1, slots.1) = (score, position)
+    default: (scores.2, slots.2) = (score, position)
+    }
+  }
+
+  /// Offers a video: kept when it is among the best three so far. `precedes` orders two
+  /// positions of equal score (by id).
+  mutating func offer(
+    score: Double, position: Int, precedes: (_ position: Int, _ other: Int) -> Bool
+  ) {
+    func isBetter(_ rank: Int) -> Bool {
+      let other = keptScore(rank)
+      return score != other ? score > other : precedes(position, Int(keptPosition(rank)))
+    }
+    var rank = count
+    while rank > 0, isBetter(rank - 1) { rank -= 1 }
+    guard rank < Self.capacity else { return }
+    var moved = min(count, Self.capacity - 1)
+    while moved > rank {
+      set(moved, keptScore(moved - 1), keptPosition(moved - 1))
+      moved -= 1
+    }
+    set(rank, score, Int32(position))
+    count = min(count + 1, Self.capacity)
+  }
+
+  var positions: [Int] { (0..<count).map { Int(keptPosition($0)) } }
 }
 
 /// One listed item of a ranking.
@@ -117,8 +145,9 @@ extension TrendingContent {
       ? [:]
       : try featuredVideos(
         region: regionName, for: Set(selected.map(\.key)), catalog: catalog)
-    let items = selected.map {
-      makeItem($0, type: type, featured: featured[$0.key] ?? [], catalog: catalog)
+    let cards = cards(of: selected, type: type, catalog: catalog)
+    let items = zip(selected, cards).map { ranked, card in
+      Self.makeItem(ranked, type: type, card: card, featured: featured[ranked.key] ?? [])
     }
     let next =
       hasMore
@@ -136,7 +165,7 @@ extension TrendingContent {
     let now = clock().timeIntervalSinceReferenceDate
     let key = RankingKey(type: type, region: region.map { ContentKey(region: $0).rawValue } ?? 0)
     let generation = try store.withState { state throws(SearchError) in state.generation }
-    if let cached = caches.withLock({ $0.rankings[key] }),
+    if let cached = caches.withLock({ $0.rankings[key] }), cached.catalog === catalog,
       cached.generation == generation
         || abs(now - cached.computedAt) < configuration.refreshInterval
     {
@@ -150,65 +179,93 @@ extension TrendingContent {
   /// How many candidates ahead scoring prefetches their counters and catalog positions.
   private static let lookahead = 8
 
-  /// Scores every candidate of the list and keeps those listed, unordered.
+  /// Scores every candidate of the list and keeps those listed, unordered; drops the
+  /// candidates that cooled.
   private func computeRanking(_ key: RankingKey, at now: Double, catalog: TrendingCatalog)
     throws(SearchError) -> Ranking
   {
     let blocked = blockedKeys(catalog: catalog)
-    let items = try store.withState { state throws(SearchError) -> [RankedItem] in
-      guard let candidates = state.hot[key] else { return [] }
-      let formula = TrendFormula(key.type, state: state, at: now)
-      let shortFactor = formula.shortFactor
-      let floor = formula.minimumObservedCount
-      // A candidate leaves only when below the threshold recording checks against (at the
-      // newest event, not at a later "now"), so that its next crossing brings it back; the
-      // margin keeps rounding from dropping one that recording still sees at it.
-      let threshold = state.hotThreshold(key.type) * (1 - 1e-9)
-      var items: [RankedItem] = []
-      var cooled: [ContentKey] = []
-      let table = state.counters[key.type.index]
-      let pairs = Array(candidates)
-      for (offset, (counterKey, item)) in pairs.enumerated() {
-        // Candidates are spread over the tables: look a few ahead up first.
-        if offset + Self.lookahead < pairs.count {
-          let ahead = pairs[offset + Self.lookahead]
-          table.prefetch(ahead.key)
-          catalog.prefetchPosition(of: ahead.value, key.type)
-        }
-        guard let counters = table[counterKey] else {
-          cooled.append(counterKey)
-          continue
-        }
-        guard Double(counters.short) * shortFactor >= floor else {
-          if Double(counters.short) < threshold { cooled.append(counterKey) }
-          continue
-        }
-        guard let position = catalog.position(of: item, key.type) else { continue }
-        if !blocked.isEmpty {
-          if blocked.contains(item) { continue }
-          if key.type == .video,
-            catalog.uses(ofVideoAt: position).all.contains(where: { blocked.contains($0.1) })
-          {
-            continue
-          }
-        }
-        let terms = formula.terms(of: counters)
-        guard terms.passesGates else { continue }
-        items.append(
-          RankedItem(
-            key: item, position: position, score: terms.z,
-            observed: terms.observed, expected: terms.expected,
-            distinctUsers: terms.distinctUsers,
-            views: state.lifetimeViews(of: item, key.type, counters: counters),
-            actors: counters.lifetimeActors, isRising: terms.isRising))
+    let (items, generation) = try store.withState {
+      state throws(SearchError) -> ([RankedItem], UInt64) in
+      // Taken out while scored, so that dropping the cooled ones changes it in place.
+      guard var candidates = state.hot.removeValue(forKey: key) else {
+        return ([], state.generation)
       }
-      for counterKey in cooled { state.hot[key]?[counterKey] = nil }
-      return items
+      let (items, cooled) = Self.score(
+        candidates.entries, of: key, state: state, at: now, catalog: catalog, blocked: blocked)
+      candidates.remove(atSortedOffsets: cooled)
+      if !candidates.isEmpty { state.hot[key] = candidates }
+      return (items, state.generation)
     }
-    let generation = try store.withState { state throws(SearchError) in state.generation }
     let ordered = Self.select(
       from: items, type: key.type, after: nil, count: Ranking.orderedLength, catalog: catalog)
-    return Ranking(computedAt: now, generation: generation, items: items, ordered: ordered)
+    return Ranking(
+      computedAt: now, generation: generation, catalog: catalog, items: items, ordered: ordered)
+  }
+
+  /// The listed items among `candidates`, and the offsets of those that cooled, in
+  /// increasing order.
+  private static func score(
+    _ candidates: [CandidateList.Candidate], of key: RankingKey, state: TrendingState,
+    at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>
+  ) -> (items: [RankedItem], cooled: [Int]) {
+    let formula = TrendFormula(key.type, state: state, at: now)
+    let shortFactor = formula.shortFactor
+    let floor = formula.minimumObservedCount
+    // A candidate leaves only when below the threshold recording checks against (at the
+    // newest event, not at a later "now"), so that its next crossing brings it back; the
+    // margin keeps rounding from dropping one that recording still sees at it.
+    let threshold = state.hotThreshold(key.type) * (1 - 1e-9)
+    let table = state.counters[key.type.index]
+    let isVideo = key.type == .video
+    var items: [RankedItem] = []
+    items.reserveCapacity(candidates.count)
+    var cooled: [Int] = []
+    for offset in candidates.indices {
+      // Candidates are spread over the tables: look a few ahead up first.
+      if offset + lookahead < candidates.count {
+        let ahead = candidates[offset + lookahead]
+        table.prefetch(ahead.counter)
+        catalog.prefetchPosition(of: ahead.item, key.type)
+        if !isVideo { state.useViews.prefetch(ahead.item) }
+      }
+      let candidate = candidates[offset]
+      guard let counters = table[candidate.counter] else {
+        cooled.append(offset)
+        continue
+      }
+      guard Double(counters.short) * shortFactor >= floor else {
+        if Double(counters.short) < threshold { cooled.append(offset) }
+        continue
+      }
+      let item = candidate.item
+      guard let position = catalog.position(of: item, key.type),
+        blocked.isEmpty || !isBlocked(item, at: position, key.type, catalog: catalog, blocked)
+      else { continue }
+      let terms = formula.terms(of: counters)
+      guard terms.passesGates else { continue }
+      items.append(
+        RankedItem(
+          key: item, position: position, score: terms.z,
+          observed: terms.observed, expected: terms.expected,
+          distinctUsers: terms.distinctUsers,
+          views: state.lifetimeViews(of: item, key.type, counters: counters),
+          actors: counters.lifetimeActors, isRising: terms.isRising))
+    }
+    return (items, cooled)
+  }
+
+  /// Whether the blocklist keeps an item out: the item itself, or for a video anything it
+  /// uses.
+  private static func isBlocked(
+    _ item: ContentKey, at position: Int, _ type: ContentType, catalog: TrendingCatalog,
+    _ blocked: Set<ContentKey>
+  ) -> Bool {
+    if blocked.contains(item) { return true }
+    guard type == .video else { return false }
+    var usesBlocked = false
+    catalog.forEachUse(ofVideoAt: position) { usesBlocked = usesBlocked || blocked.contains($0) }
+    return usesBlocked
   }
 
   /// The keys the blocklist keeps out, for this catalog, computed once per catalog.
@@ -222,16 +279,6 @@ extension TrendingContent {
       caches.blocked = (catalog, blocklist, keys)
       return keys
     }
-  }
-
-  /// Whether `item` comes before `other` in a list: the higher score first, and of equal
-  /// scores the smaller id (read from the index only for ties).
-  @inline(__always)
-  static func precedes(
-    _ item: RankedItem, _ other: RankedItem, type: ContentType, catalog: TrendingCatalog
-  ) -> Bool {
-    if item.score != other.score { return item.score > other.score }
-    return catalog.id(type, at: item.position) < catalog.id(type, at: other.position)
   }
 
   /// One page of a list: the first `limit` items after the cursor, in order, and whether
@@ -267,39 +314,46 @@ extension TrendingContent {
 
   /// The indices of the first `count` items after the cursor, in order.
   ///
-  /// Kept to the best `count` seen so far, a small sorted buffer of indices, this is
-  /// O(n log count) comparisons with few moves for items in no order, instead of sorting all
-  /// n; a count that is a fair share of n sorts the items after the cursor instead.
+  /// Kept to the best `count` seen so far, a small sorted buffer, this is O(n log count)
+  /// comparisons with few moves for items in no order, instead of sorting all n; a count
+  /// that is a fair share of n sorts the items after the cursor instead. Both compare
+  /// compact (score, index) pairs, reading ids only for equal scores.
   static func select(
     from items: [RankedItem], type: ContentType, after cursor: TrendingCursor?, count: Int,
     catalog: TrendingCatalog
   ) -> [Int32] {
-    func comesAfterCursor(_ item: RankedItem) -> Bool {
-      cursor.map { isAfter(item, $0, type: type, catalog: catalog) } ?? true
+    typealias Entry = (score: Double, index: Int32)
+    var entries: [Entry] = []
+    entries.reserveCapacity(items.count)
+    for (index, item) in items.enumerated()
+    where cursor.map({ isAfter(item, $0, type: type, catalog: catalog) }) ?? true {
+      entries.append((item.score, Int32(index)))
     }
-    func precedes(_ item: RankedItem, _ other: RankedItem) -> Bool {
-      Self.precedes(item, other, type: type, catalog: catalog)
+    func precedes(_ entry: Entry, _ other: Entry) -> Bool {
+      if entry.score != other.score { return entry.score > other.score }
+      return catalog.id(type, at: items[Int(entry.index)].position)
+        < catalog.id(type, at: items[Int(other.index)].position)
     }
-    if count * 8 >= items.count {
-      let kept = items.indices.filter { comesAfterCursor(items[$0]) }.map(Int32.init)
-      return Array(kept.sorted { precedes(items[Int($0)], items[Int($1)]) }.prefix(count))
+    if count * 8 >= entries.count {
+      entries.sort(by: precedes)
+      return entries.prefix(count).map(\.index)
     }
-    var best: [Int32] = []
+    var best: [Entry] = []
     best.reserveCapacity(count)
-    for (index, item) in items.enumerated() where comesAfterCursor(item) {
+    for entry in entries {
       if best.count == count {
-        guard precedes(item, items[Int(best[count - 1])]) else { continue }
+        guard precedes(entry, best[count - 1]) else { continue }
         best.removeLast()
       }
       var low = 0
       var high = best.count
       while low < high {
         let middle = (low + high) / 2
-        if precedes(items[Int(best[middle])], item) { low = middle + 1 } else { high = middle }
+        if precedes(best[middle], entry) { low = middle + 1 } else { high = middle }
       }
-      best.insert(Int32(index), at: low)
+      best.insert(entry, at: low)
     }
-    return best
+    return best.map(\.index)
   }
 
   /// `O`, `E`, `z` and the gates of one counter at `now`.
@@ -316,100 +370,88 @@ extension TrendingContent {
     guard !keys.isEmpty else { return [:] }
     let videos = try ranking(.video, region: region, catalog: catalog)
     let regionKey = region.map { ContentKey(region: $0).rawValue } ?? 0
-    // What each item's best videos are follows from the video ranking alone: computed once
-    // per video ranking, then read by every hashtag, sound and effect page until it changes.
-    let index = caches.withLock { caches -> FingerprintTable<ContentKey, FeaturedVideos>? in
-      guard let cached = caches.featured[regionKey], cached.computedAt == videos.computedAt,
-        cached.generation == videos.generation
-      else { return nil }
-      return cached.positions
-    }
-    let positions = index ?? Self.featuredPositions(of: videos, catalog: catalog)
-    if index == nil {
-      caches.withLock {
-        $0.featured[regionKey] = FeaturedIndex(
-          computedAt: videos.computedAt, generation: videos.generation, positions: positions)
+    // What an item's best videos are follows from the video ranking alone: computed for the
+    // items of a page, then read by every page that shows them until the ranking changes.
+    var index =
+      caches.withLock { caches -> FeaturedIndex? in
+        guard let cached = caches.featured[regionKey], cached.computedAt == videos.computedAt,
+          cached.generation == videos.generation, cached.catalog === videos.catalog
+        else { return nil }
+        return cached
       }
+      ?? FeaturedIndex(
+        computedAt: videos.computedAt, generation: videos.generation, catalog: videos.catalog,
+        positions: FingerprintTable(maximumLoad: 0.7))
+    let missing = keys.filter { index.positions[$0] == nil }
+    if !missing.isEmpty {
+      Self.addFeatured(of: missing, from: videos, to: &index.positions, catalog: catalog)
+      caches.withLock { $0.featured[regionKey] = index }
     }
     var featured: [ContentKey: [String]] = [:]
     for key in keys {
-      if let found = positions[key] {
+      if let found = index.positions[key], found.count > 0 {
         featured[key] = found.positions.map { catalog.id(.video, at: $0) }
       }
     }
     return featured
   }
 
-  /// For every hashtag, sound and effect the ranked videos use, the positions of its best
-  /// three, best first.
-  private static func featuredPositions(of videos: Ranking, catalog: TrendingCatalog)
-    -> FingerprintTable<ContentKey, FeaturedVideos>
-  {
-    // A video uses about ten items; sized once, the table never rehashes while filling.
-    var featured = FingerprintTable<ContentKey, FeaturedVideos>(
-      maximumLoad: 0.75, minimumCapacity: 12 * videos.items.count)
-    // An item's best videos come first: the whole video list, in order. Sorting small
-    // (score, index) pairs moves far fewer bytes than sorting the items.
-    let pairs = videos.items.indices.map { (score: videos.items[$0].score, index: $0) }
-    let ordered = pairs.sorted {
-      $0.score != $1.score
-        ? $0.score > $1.score
-        : precedes(
-          videos.items[$0.index], videos.items[$1.index], type: .video, catalog: catalog)
+  /// Adds to `index` the best three ranked videos of each of `keys` (hashtags, sounds and
+  /// effects), in one pass over the ranked videos.
+  private static func addFeatured(
+    of keys: Set<ContentKey>, from videos: Ranking,
+    to index: inout FingerprintTable<ContentKey, FeaturedVideos>, catalog: TrendingCatalog
+  ) {
+    // The few keys asked for, in a small table that stays in cache while every ranked
+    // video's uses are looked up in it.
+    var best = FingerprintTable<ContentKey, FeaturedVideos>(
+      maximumLoad: 0.5, minimumCapacity: keys.count)
+    for key in keys { best[key] = FeaturedVideos() }
+    func precedes(_ position: Int, _ other: Int) -> Bool {
+      catalog.id(.video, at: position) < catalog.id(.video, at: other)
     }
-    for (_, index) in ordered {
-      let video = videos.items[index]
+    for video in videos.items {
       catalog.forEachUse(ofVideoAt: video.position) { item in
-        featured[item, default: FeaturedVideos()].append(video.position)
+        best.modifyValueIfPresent(forKey: item) { featured in
+          featured.offer(score: video.score, position: video.position, precedes: precedes)
+        }
       }
     }
-    return featured
+    for (key, featured) in best { index[key] = featured }
   }
 
-  /// A page entry, with the strings read from the index.
-  private func makeItem(
-    _ ranked: RankedItem, type: ContentType, featured: [String], catalog: TrendingCatalog
+  /// A page entry: its item's card and what the ranking says of it.
+  private static func makeItem(
+    _ ranked: RankedItem, type: ContentType, card: ItemCard, featured: [String]
   ) -> TrendingItem {
-    let snapshot = catalog.snapshot
     let growth = ranked.observed - ranked.expected
+    let details: TrendingItem.Details
+    var viewCount = Int(ranked.views)
     switch type {
     case .video:
-      let video = snapshot.catalogVideo(at: ranked.position, includingHashtags: false)
-      return TrendingItem(
-        id: video.id, type: .video, title: video.title,
-        viewCount: video.viewCount + Int(ranked.views), thumbnailURL: video.thumbnailURL,
-        createdAt: video.createdAt, score: ranked.score, isRising: ranked.isRising,
-        details: .video(.init(creator: video.creator, distinctUsers: ranked.distinctUsers)))
+      viewCount += card.count
+      details = .video(.init(creator: card.subtitle, distinctUsers: ranked.distinctUsers))
     case .hashtag:
-      let hashtag = snapshot.catalogHashtag(at: ranked.position)
-      return TrendingItem(
-        id: hashtag.id, type: .hashtag, title: hashtag.name,
-        viewCount: hashtag.viewCount + Int(ranked.views), thumbnailURL: nil, createdAt: nil,
-        score: ranked.score, isRising: ranked.isRising,
-        details: .hashtag(
-          .init(
-            description: hashtag.description, participants: Int(ranked.actors),
-            featuredVideoIDs: featured)))
+      viewCount += card.count
+      details = .hashtag(
+        .init(
+          description: card.subtitle, participants: Int(ranked.actors),
+          featuredVideoIDs: featured))
     case .sound:
-      let sound = snapshot.catalogSound(at: ranked.position)
-      return TrendingItem(
-        id: sound.id, type: .sound, title: sound.title, viewCount: Int(ranked.views),
-        thumbnailURL: nil, createdAt: nil, score: ranked.score, isRising: ranked.isRising,
-        details: .sound(
-          .init(
-            artist: sound.artist, videoCount: sound.videoCount + Int(ranked.actors),
-            growth: growth, featuredVideoIDs: featured)))
+      details = .sound(
+        .init(
+          artist: card.subtitle, videoCount: card.count + Int(ranked.actors), growth: growth,
+          featuredVideoIDs: featured))
     case .effect:
-      let effect = snapshot.catalogEffect(at: ranked.position)
-      return TrendingItem(
-        id: effect.id, type: .effect, title: effect.name, viewCount: Int(ranked.views),
-        thumbnailURL: effect.thumbnailURL, createdAt: nil, score: ranked.score,
-        isRising: ranked.isRising,
-        details: .effect(
-          .init(
-            videoCount: effect.useCount + Int(ranked.actors), growth: growth,
-            featuredVideoIDs: featured)))
+      details = .effect(
+        .init(
+          videoCount: card.count + Int(ranked.actors), growth: growth,
+          featuredVideoIDs: featured))
     }
+    return TrendingItem(
+      id: card.id, type: type, title: card.title, viewCount: viewCount,
+      thumbnailURL: card.thumbnailURL, createdAt: card.createdAt, score: ranked.score,
+      isRising: ranked.isRising, details: details)
   }
 }
 

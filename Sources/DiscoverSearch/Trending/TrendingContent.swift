@@ -130,6 +130,8 @@ struct TrendingCaches: Sendable {
   var rankings: [RankingKey: Ranking] = [:]
   /// Per region key, the featured videos of the video ranking last computed.
   var featured: [UInt64: FeaturedIndex] = [:]
+  /// The cards of listed items, for one catalog.
+  var cards: CardCache?
   /// The blocklist's keys for one catalog.
   var blocked: (catalog: TrendingCatalog, blocklist: Set<String>, keys: Set<ContentKey>)?
 }

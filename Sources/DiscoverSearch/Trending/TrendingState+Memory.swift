@@ -38,9 +38,7 @@ extension TrendingState {
     usage.otherBytes =
       Self.dictionaryBytes(postedVideos.capacity, key: ContentKey.self, value: PostedVideo.self)
       + posts
-      + hot.values.reduce(0) {
-        $0 + Self.dictionaryBytes($1.capacity, key: ContentKey.self, value: ContentKey.self)
-      }
+      + hot.values.reduce(0) { $0 + $1.allocatedBytes }
     return usage
   }
 

@@ -44,7 +44,7 @@ public struct TrendingState: Sendable {
   var counters = [FingerprintTable<ContentKey, ItemCounters>](repeating: .init(), count: 4)
   /// Per list, the counters that reached the minimum observed count (the lists'
   /// candidates), each with its item's key.
-  var hot: [RankingKey: [ContentKey: ContentKey]] = [:]
+  var hot: [RankingKey: CandidateList] = [:]
   /// The lifetime views of the hashtags, sounds and effects videos use: the views of those
   /// videos, in all regions. Kept apart from the counters, two numbers per item, so that the
   /// ten or so of them a view adds to stay in cache.
@@ -152,7 +152,7 @@ public struct TrendingState: Sendable {
       counter.lifetimeActors &+= deltas.actors
       return before < hotThreshold && Double(counter.short) >= hotThreshold
     }
-    if crosses { hot[list, default: [:]][counterKey] = item }
+    if crosses { hot[list, default: CandidateList()].insert(counter: counterKey, item: item) }
   }
 
   /// Changes one counter in place, creating it when missing.
@@ -309,7 +309,7 @@ public struct TrendingState: Sendable {
   ) {
     guard let counter = counters[list.type.index][counterKey], Double(counter.short) >= threshold
     else { return }
-    hot[list, default: [:]][counterKey] = item
+    hot[list, default: CandidateList()].insert(counter: counterKey, item: item)
   }
 
   /// The short sum at which a counter of `type` becomes a list candidate: the minimum

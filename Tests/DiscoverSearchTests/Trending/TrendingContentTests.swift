@@ -295,5 +295,46 @@ extension TrendingTests {
       #expect(try trending.list(.video).items.map(\.id) == ["v3"])
       #expect(try trending.explain(.video, id: "idle0") == nil)
     }
+
+    /// A commit that moves the index's documents serves no list computed for the old
+    /// positions, even within the refresh interval.
+    @Test func aCommitWithinTheRefreshIntervalKeepsListsRight() throws {
+      let index = try TrendingFixtures.makeIndex()
+      let clock = ManualClock(TrendingFixtures.start)
+      var configuration = TrendingConfiguration()
+      configuration.refreshInterval = 3_600
+      let trending = TrendingContent(
+        index: index, configuration: configuration, clock: clock.function)
+      try TrendingFixtures.age(trending)
+      try trending.record(
+        contentsOf: TrendingFixtures.views(
+          of: "v3", count: 20, over: 300, endingAt: clock.now, userPrefix: "fan"))
+      try trending.record(
+        contentsOf: (0..<6).map { number in
+          ContentEvent(
+            .post, video: "p\(number)", user: "maker\(number)", at: clock.now,
+            hashtags: ["DanceChallenge"])
+        })
+      let before = try trending.list(.video).items
+      #expect(before.map(\.id) == ["v3"])
+      #expect(try trending.list(.hashtag).items.first?.featuredVideoIDs == ["v3"])
+
+      // The same documents but v1 and v2, and a new first video: every position moves.
+      var writer = index.makeWriter()
+      let kept = TrendingFixtures.documents.filter { document in
+        if case .video(let video) = document { return video.id != "v1" && video.id != "v2" }
+        return true
+      }
+      let newcomer = Video(
+        id: "v0", title: "The newcomer", hashtags: ["DanceChallenge"], viewCount: 9_000_000,
+        thumbnailURL: "https://t/0.jpg")
+      try writer.add(contentsOf: [.video(newcomer)] + kept)
+      try writer.commit()
+      let after = try trending.list(.video).items
+      #expect(after.map(\.id) == ["v3"])
+      #expect(after.first?.title == "Video number 3")
+      #expect(after.first?.thumbnailURL == "https://t/3.jpg")
+      #expect(try trending.list(.hashtag).items.first?.featuredVideoIDs == ["v3"])
+    }
   }
 }

@@ -85,16 +85,18 @@ extension TrendingTests {
     }
 
     /// Pages past the items a refresh orders (``Ranking/orderedLength``) come from the same
-    /// order as one long page: no repeats, none missed, equal scores by id.
+    /// order as one long page: no repeats, none missed, equal scores by id. A hashtag's
+    /// featured videos are the first three of that order that use it.
     @Test func pagesPastTheOrderedHeadKeepTheListOrder() throws {
       let loaded = try RealCorpus.load()
       let index = try DiscoverIndex.build(from: loaded.documents)
-      let videos = loaded.documents.compactMap { document -> String? in
-        if case .video(let video) = document { return video.id }
-        return nil
-      }
-      let listed = Array(videos.prefix(250))
-      try #require(listed.count == 250)
+      let videos = Array(
+        loaded.documents.compactMap { document -> Video? in
+          if case .video(let video) = document { return video }
+          return nil
+        }
+        .prefix(250))
+      try #require(videos.count == 250)
       let now = TrendingFixtures.start
       let clock = ManualClock(now)
       var configuration = TrendingConfiguration()
@@ -103,16 +105,33 @@ extension TrendingTests {
         index: index, configuration: configuration, clock: clock.function)
       try TrendingFixtures.age(trending)
       var events: [ContentEvent] = []
-      for (number, video) in listed.enumerated() {
+      for (number, video) in videos.enumerated() {
         // Forty view counts over 250 videos: most scores are shared with several others.
         events += TrendingFixtures.views(
-          of: video, count: 8 + number % 40, over: 600, endingAt: now, userPrefix: "p\(number)-")
+          of: video.id, count: 8 + number % 40, over: 600, endingAt: now,
+          userPrefix: "p\(number)-")
+      }
+      // The five hashtags most of these videos use trend by six new creators each.
+      var uses: [String: Int] = [:]
+      for video in videos {
+        for tag in Set(video.hashtags.map(TrendingCatalog.foldHashtag)) {
+          uses[tag, default: 0] += 1
+        }
+      }
+      let tags = uses.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map(\.key)
+      for (number, tag) in tags.enumerated() {
+        for creator in 0..<6 {
+          events.append(
+            ContentEvent(
+              .post, video: "new-\(number)-\(creator)", user: "maker-\(number)-\(creator)",
+              at: now - 60, hashtags: [tag]))
+        }
       }
       try trending.record(contentsOf: events)
 
       let whole = try trending.list(.video, limit: TrendingContent.maximumListLimit)
       #expect(whole.nextCursor == nil)
-      #expect(Set(whole.items.map(\.id)) == Set(listed))
+      #expect(Set(whole.items.map(\.id)) == Set(videos.map(\.id)))
       for (item, next) in zip(whole.items, whole.items.dropFirst()) {
         #expect(item.score > next.score || (item.score == next.score && item.id < next.id))
       }
@@ -125,6 +144,18 @@ extension TrendingTests {
           cursor = page.nextCursor
         } while cursor != nil
         #expect(paged == whole.items.map(\.id), "limit \(limit)")
+      }
+
+      let tagsOfVideo = Dictionary(
+        uniqueKeysWithValues: videos.map {
+          ($0.id, Set($0.hashtags.map(TrendingCatalog.foldHashtag)))
+        })
+      let hashtags = try trending.list(.hashtag).items
+      #expect(Set(hashtags.map { TrendingCatalog.foldHashtag($0.title) }) == Set(tags))
+      for hashtag in hashtags {
+        let tag = TrendingCatalog.foldHashtag(hashtag.title)
+        let expected = whole.items.filter { tagsOfVideo[$0.id]?.contains(tag) == true }.prefix(3)
+        #expect(hashtag.featuredVideoIDs == expected.map(\.id), "\(tag)")
       }
     }
 

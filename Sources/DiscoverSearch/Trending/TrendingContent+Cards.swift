@@ -1,0 +1,95 @@
+import Foundation
+
+/// What a list entry shows of an index document: its strings, read from the index once and
+/// kept for the pages after (a list's best items change little between refreshes).
+struct ItemCard: Sendable {
+  var id: String
+  var title: String
+  /// The document's own count: a video's or hashtag's views, a sound's or effect's videos.
+  var count: Int
+  var thumbnailURL: String?
+  var createdAt: Date?
+  /// A video's creator, a hashtag's description, a sound's artist.
+  var subtitle: String?
+
+  /// Reads the card of the document at `position` from the catalog's snapshot.
+  init(_ type: ContentType, at position: Int, catalog: TrendingCatalog) {
+    let snapshot = catalog.snapshot
+    switch type {
+    case .video:
+      let video = snapshot.catalogVideo(at: position, includingHashtags: false)
+      self.init(
+        id: video.id, title: video.title, count: video.viewCount,
+        thumbnailURL: video.thumbnailURL, createdAt: video.createdAt, subtitle: video.creator)
+    case .hashtag:
+      let hashtag = snapshot.catalogHashtag(at: position)
+      self.init(
+        id: hashtag.id, title: hashtag.name, count: hashtag.viewCount, subtitle: hashtag.description
+      )
+    case .sound:
+      let sound = snapshot.catalogSound(at: position)
+      self.init(id: sound.id, title: sound.title, count: sound.videoCount, subtitle: sound.artist)
+    case .effect:
+      let effect = snapshot.catalogEffect(at: position)
+      self.init(
+        id: effect.id, title: effect.name, count: effect.useCount,
+        thumbnailURL: effect.thumbnailURL)
+    }
+  }
+
+  init(
+    id: String, title: String, count: Int, thumbnailURL: String? = nil, createdAt: Date? = nil,
+    subtitle: String? = nil
+  ) {
+    self.id = id
+    self.title = title
+    self.count = count
+    self.thumbnailURL = thumbnailURL
+    self.createdAt = createdAt
+    self.subtitle = subtitle
+  }
+}
+
+/// The cards read for one catalog, by type and position, up to ``limit``.
+struct CardCache: Sendable {
+  /// How many cards are kept; past it the cache starts over (the cards of the lists' best
+  /// items come back on their next page).
+  static let limit = 8_192
+
+  struct Key: Hashable, Sendable {
+    var type: ContentType
+    var position: Int
+  }
+
+  let catalog: TrendingCatalog
+  var cards: [Key: ItemCard] = [:]
+}
+
+extension TrendingContent {
+  /// The cards of `items` of `type`, from the cache or read from the index.
+  func cards(of items: [RankedItem], type: ContentType, catalog: TrendingCatalog) -> [ItemCard] {
+    var found = caches.withLock { caches -> [ItemCard?] in
+      guard let cache = caches.cards, cache.catalog === catalog else {
+        return Array(repeating: nil, count: items.count)
+      }
+      return items.map { cache.cards[CardCache.Key(type: type, position: $0.position)] }
+    }
+    var read: [(CardCache.Key, ItemCard)] = []
+    for index in found.indices where found[index] == nil {
+      let card = ItemCard(type, at: items[index].position, catalog: catalog)
+      found[index] = card
+      read.append((CardCache.Key(type: type, position: items[index].position), card))
+    }
+    if !read.isEmpty {
+      caches.withLock { caches in
+        if caches.cards?.catalog !== catalog
+          || caches.cards!.cards.count + read.count > CardCache.limit
+        {
+          caches.cards = CardCache(catalog: catalog)
+        }
+        for (key, card) in read { caches.cards!.cards[key] = card }
+      }
+    }
+    return found.map { $0! }
+  }
+}
