@@ -1,19 +1,20 @@
 import Foundation
 
 /// What a list entry shows of an index document: its strings, read from the index once and
-/// kept for the pages after (a list's best items change little between refreshes).
-struct ItemCard: Sendable {
-  var id: String
-  var title: String
+/// kept for the pages after (a list's best items change little between refreshes). A class,
+/// so that a page takes a card from the cache with one reference count, not one per string.
+final class ItemCard: Sendable {
+  let id: String
+  let title: String
   /// The document's own count: a video's or hashtag's views, a sound's or effect's videos.
-  var count: Int
-  var thumbnailURL: String?
-  var createdAt: Date?
+  let count: Int
+  let thumbnailURL: String?
+  let createdAt: Date?
   /// A video's creator, a hashtag's description, a sound's artist.
-  var subtitle: String?
+  let subtitle: String?
 
   /// Reads the card of the document at `position` from the catalog's snapshot.
-  init(_ type: ContentType, at position: Int, catalog: TrendingCatalog) {
+  convenience init(_ type: ContentType, at position: Int, catalog: TrendingCatalog) {
     let snapshot = catalog.snapshot
     switch type {
     case .video:
