@@ -1,51 +1,102 @@
-/// The candidates of one list: the counters whose short sums reached the minimum observed
-/// count, each with its item's key.
+/// The candidates of one content type's lists: the counters whose short sums reached the
+/// minimum observed count, each with a copy of its counters.
 ///
-/// A refresh reads every candidate, so they are kept in one dense array, read in order and
-/// compacted in place (``removeAll(where:)``); a table of their counter keys keeps each in
-/// once, since a counter can cross the threshold again before a refresh drops it.
+/// A refresh reads every candidate of its list. Read through the counter table, each one is
+/// a cache miss in a table of millions (and a refresh comes after thousands of events have
+/// pushed the table out of the cache): a cold refresh took ten times a warm one. So the
+/// candidates keep copies of their counters in one dense array, which a refresh reads in
+/// order, and recording updates the copy of a candidate's counter along with the counter
+/// (``TrendingState`` keeps them equal: every change outside recording rebuilds the
+/// candidates, or ``resynchronize(from:)`` them). A table from counter keys to array
+/// offsets keeps each candidate in once and finds its copy.
 struct CandidateList: Sendable {
   struct Candidate: Sendable {
     /// The key of the counter: the item's, or the item's in one region.
     var counter: ContentKey
     /// The key of the item.
     var item: ContentKey
+    /// The region key of the counter's list; 0 for the global list.
+    var region: UInt64
+    /// A copy of the counter.
+    var counters: ItemCounters
+    /// The item's position in the catalog ``CandidateList/catalogSerial`` names,
+    /// ``unresolved`` until a refresh looks it up, or ``absent``.
+    var position: Int32
+
+    static let unresolved: Int32 = -2
+    static let absent: Int32 = -1
   }
 
   /// The candidates, in no particular order.
   private(set) var entries: [Candidate] = []
-  /// The counter keys of ``entries``; the values are unused.
-  private var members = FingerprintTable<ContentKey, Int32>(maximumLoad: 0.7)
+  /// The offset in ``entries`` of each candidate's counter key.
+  private var offsets = FingerprintTable<ContentKey, Int32>(maximumLoad: 0.7)
+  /// The ``TrendingCatalog/serial`` of the catalog the resolved positions are in.
+  var catalogSerial: UInt64 = 0
 
   var count: Int { entries.count }
   var isEmpty: Bool { entries.isEmpty }
 
   /// Adds a candidate unless its counter is one already.
-  mutating func insert(counter: ContentKey, item: ContentKey) {
-    let isNew = members.modifyValue(forKey: counter, inserting: 0) { _, isNew in isNew }
-    if isNew { entries.append(Candidate(counter: counter, item: item)) }
+  mutating func insert(
+    counter: ContentKey, item: ContentKey, region: UInt64, counters: ItemCounters
+  ) {
+    let offset = Int32(entries.count)
+    let isNew = offsets.modifyValue(forKey: counter, inserting: offset) { _, isNew in isNew }
+    if isNew {
+      entries.append(
+        Candidate(
+          counter: counter, item: item, region: region, counters: counters,
+          position: Candidate.unresolved))
+    }
   }
 
-  /// Removes the candidates at `offsets` (in ``entries``, increasing), keeping the others'
-  /// order.
-  mutating func remove(atSortedOffsets offsets: [Int]) {
-    guard !offsets.isEmpty else { return }
-    var kept = offsets[0]
-    var next = 0
-    for index in offsets[0]..<entries.count {
-      if next < offsets.count, offsets[next] == index {
-        members.removeValue(forKey: entries[index].counter)
-        next += 1
-      } else {
-        entries[kept] = entries[index]
-        kept += 1
+  /// Replaces the copy of `counter`'s counters, when it is a candidate.
+  @inline(__always)
+  mutating func update(_ counter: ContentKey, to counters: ItemCounters) {
+    guard let offset = offsets[counter] else { return }
+    entries[Int(offset)].counters = counters
+  }
+
+  /// Starts loading the slot ``update(_:to:)`` reads first.
+  @inline(__always)
+  func prefetch(_ counter: ContentKey) { offsets.prefetch(counter) }
+
+  /// Copies every candidate's counters again from `table`; a candidate whose counter is gone
+  /// gets empty ones, and leaves at its list's next refresh.
+  mutating func resynchronize(from table: FingerprintTable<ContentKey, ItemCounters>) {
+    for index in entries.indices {
+      entries[index].counters = table[entries[index].counter] ?? ItemCounters()
+    }
+  }
+
+  /// Sets the catalog position of the candidate at `offset`.
+  mutating func setPosition(_ position: Int32, at offset: Int) {
+    entries[offset].position = position
+  }
+
+  /// Marks every position unresolved, for the catalog with `serial`.
+  mutating func forgetPositions(catalogSerial serial: UInt64) {
+    for index in entries.indices { entries[index].position = Candidate.unresolved }
+    catalogSerial = serial
+  }
+
+  /// Removes the candidates at `removed` (offsets in ``entries``, increasing), filling each
+  /// hole with the last candidate, so that only the moved ones change offset.
+  mutating func remove(atSortedOffsets removed: [Int]) {
+    for offset in removed.reversed() {
+      offsets.removeValue(forKey: entries[offset].counter)
+      let last = entries.removeLast()
+      // Offsets past this one were removed first, so the last candidate is one that stays.
+      if offset < entries.count {
+        entries[offset] = last
+        offsets[last.counter] = Int32(offset)
       }
     }
-    entries.removeLast(entries.count - kept)
   }
 
   /// The bytes held: the array's capacity and the table's slots.
   var allocatedBytes: Int {
-    entries.capacity * MemoryLayout<Candidate>.stride + members.allocatedBytes
+    entries.capacity * MemoryLayout<Candidate>.stride + offsets.allocatedBytes
   }
 }

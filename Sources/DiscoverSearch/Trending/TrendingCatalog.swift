@@ -1,3 +1,8 @@
+import Synchronization
+
+/// The last ``TrendingCatalog/serial`` given.
+private let catalogSerials = Atomic<UInt64>(0)
+
 /// An index's content as trending content needs it: item keys to catalog positions, and for
 /// each video the keys of the hashtags, sound and effect its events count toward.
 ///
@@ -5,6 +10,9 @@
 /// item are read from the snapshot only for the items listed.
 final class TrendingCatalog: Sendable {
   let snapshot: IndexSnapshot
+  /// A number no other catalog of this process has: what positions cached elsewhere are
+  /// checked against.
+  let serial: UInt64
   // One table per type, each a stored property: read in place on every event and candidate,
   // without the retain and release of copying a table out of an array.
   private let videoPositions: FingerprintTable<ContentKey, Int32>
@@ -20,6 +28,7 @@ final class TrendingCatalog: Sendable {
 
   init(snapshot: IndexSnapshot) {
     self.snapshot = snapshot
+    serial = catalogSerials.add(1, ordering: .relaxed).newValue
     var videos = FingerprintTable<ContentKey, Int32>()
     videos.reserveCapacity(snapshot.catalogVideoCount)
     var starts: [Int32] = [0]

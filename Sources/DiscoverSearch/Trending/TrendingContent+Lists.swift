@@ -176,7 +176,8 @@ extension TrendingContent {
     return ranking
   }
 
-  /// How many candidates ahead scoring prefetches their counters and catalog positions.
+  /// How many candidates ahead scoring prefetches the view totals of hashtags, sounds and
+  /// effects.
   private static let lookahead = 8
 
   /// Scores every candidate of the list and keeps those listed, unordered; drops the
@@ -187,14 +188,16 @@ extension TrendingContent {
     let blocked = blockedKeys(catalog: catalog)
     let (items, generation) = try store.withState {
       state throws(SearchError) -> ([RankedItem], UInt64) in
-      // Taken out while scored, so that dropping the cooled ones changes it in place.
-      guard var candidates = state.hot.removeValue(forKey: key) else {
-        return ([], state.generation)
+      // Taken out while scored, so that it changes in place.
+      var candidates = state.hot[key.type.index]
+      state.hot[key.type.index] = CandidateList()
+      if candidates.catalogSerial != catalog.serial {
+        candidates.forgetPositions(catalogSerial: catalog.serial)
       }
       let (items, cooled) = Self.score(
-        candidates.entries, of: key, state: state, at: now, catalog: catalog, blocked: blocked)
+        &candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked)
       candidates.remove(atSortedOffsets: cooled)
-      if !candidates.isEmpty { state.hot[key] = candidates }
+      state.hot[key.type.index] = candidates
       return (items, state.generation)
     }
     let ordered = Self.select(
@@ -203,10 +206,10 @@ extension TrendingContent {
       computedAt: now, generation: generation, catalog: catalog, items: items, ordered: ordered)
   }
 
-  /// The listed items among `candidates`, and the offsets of those that cooled, in
-  /// increasing order.
+  /// The listed items among the candidates of the list, and the offsets of the list's
+  /// candidates that cooled, in increasing order; looks up the positions not yet resolved.
   private static func score(
-    _ candidates: [CandidateList.Candidate], of key: RankingKey, state: TrendingState,
+    _ candidates: inout CandidateList, of key: RankingKey, state: TrendingState,
     at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>
   ) -> (items: [RankedItem], cooled: [Int]) {
     let formula = TrendFormula(key.type, state: state, at: now)
@@ -216,37 +219,38 @@ extension TrendingContent {
     // newest event, not at a later "now"), so that its next crossing brings it back; the
     // margin keeps rounding from dropping one that recording still sees at it.
     let threshold = state.hotThreshold(key.type) * (1 - 1e-9)
-    let table = state.counters[key.type.index]
     let isVideo = key.type == .video
     var items: [RankedItem] = []
     items.reserveCapacity(candidates.count)
     var cooled: [Int] = []
-    for offset in candidates.indices {
-      // Candidates are spread over the tables: look a few ahead up first.
-      if offset + lookahead < candidates.count {
-        let ahead = candidates[offset + lookahead]
-        table.prefetch(ahead.counter)
-        catalog.prefetchPosition(of: ahead.item, key.type)
-        if !isVideo { state.useViews.prefetch(ahead.item) }
+    for offset in 0..<candidates.count {
+      if !isVideo, offset + lookahead < candidates.count {
+        state.useViews.prefetch(candidates.entries[offset + lookahead].item)
       }
-      let candidate = candidates[offset]
-      guard let counters = table[candidate.counter] else {
-        cooled.append(offset)
-        continue
-      }
+      let candidate = candidates.entries[offset]
+      guard candidate.region == key.region else { continue }
+      let counters = candidate.counters
       guard Double(counters.short) * shortFactor >= floor else {
         if Double(counters.short) < threshold { cooled.append(offset) }
         continue
       }
       let item = candidate.item
-      guard let position = catalog.position(of: item, key.type),
-        blocked.isEmpty || !isBlocked(item, at: position, key.type, catalog: catalog, blocked)
+      var position = candidate.position
+      if position == CandidateList.Candidate.unresolved {
+        position =
+          catalog.position(of: item, key.type).map(Int32.init)
+          ?? CandidateList.Candidate.absent
+        candidates.setPosition(position, at: offset)
+      }
+      guard position >= 0,
+        blocked.isEmpty
+          || !isBlocked(item, at: Int(position), key.type, catalog: catalog, blocked)
       else { continue }
       let terms = formula.terms(of: counters)
       guard terms.passesGates else { continue }
       items.append(
         RankedItem(
-          key: item, position: position, score: terms.z,
+          key: item, position: Int(position), score: terms.z,
           observed: terms.observed, expected: terms.expected,
           distinctUsers: terms.distinctUsers,
           views: state.lifetimeViews(of: item, key.type, counters: counters),

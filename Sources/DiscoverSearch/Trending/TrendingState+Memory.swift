@@ -38,7 +38,7 @@ extension TrendingState {
     usage.otherBytes =
       Self.dictionaryBytes(postedVideos.capacity, key: ContentKey.self, value: PostedVideo.self)
       + posts
-      + hot.values.reduce(0) { $0 + $1.allocatedBytes }
+      + hot.reduce(0) { $0 + $1.allocatedBytes }
     return usage
   }
 

@@ -42,9 +42,9 @@ public struct TrendingState: Sendable {
   var journal = PartitionedJournal()
   /// Per content type, counters by item key (global) and by ``ContentKey/inRegion(_:)`` key.
   var counters = [FingerprintTable<ContentKey, ItemCounters>](repeating: .init(), count: 4)
-  /// Per list, the counters that reached the minimum observed count (the lists'
-  /// candidates), each with its item's key.
-  var hot: [RankingKey: CandidateList] = [:]
+  /// Per content type, the counters that reached the minimum observed count: the
+  /// candidates of the type's lists, each with a copy of its counters.
+  var hot = [CandidateList](repeating: CandidateList(), count: 4)
   /// The lifetime views of the hashtags, sounds and effects videos use: the views of those
   /// videos, in all regions. Kept apart from the counters, two numbers per item, so that the
   /// ten or so of them a view adds to stay in cache.
@@ -142,17 +142,22 @@ public struct TrendingState: Sendable {
     _ deltas: CounterDeltas, type: ContentType, to counterKey: ContentKey, list: RankingKey,
     item: ContentKey, hotThreshold: Double
   ) {
-    let crosses = counters[type.index].modifyValue(forKey: counterKey, inserting: .filler) {
-      counter, _ in
+    let (crosses, updated) = counters[type.index].modifyValue(
+      forKey: counterKey, inserting: .filler
+    ) { counter, _ in
       let before = Double(counter.short)
       counter.short &+= deltas.short
       counter.long &+= deltas.long
       if let user = deltas.user { counter.users.insert(hash: user) }
       counter.views &+= deltas.views
       counter.lifetimeActors &+= deltas.actors
-      return before < hotThreshold && Double(counter.short) >= hotThreshold
+      return (before < hotThreshold && Double(counter.short) >= hotThreshold, counter)
     }
-    if crosses { hot[list, default: CandidateList()].insert(counter: counterKey, item: item) }
+    if crosses {
+      hot[type.index].insert(
+        counter: counterKey, item: item, region: list.region, counters: updated)
+    }
+    hot[type.index].update(counterKey, to: updated)
   }
 
   /// Changes one counter in place, creating it when missing.
@@ -284,6 +289,7 @@ public struct TrendingState: Sendable {
       }
     }
     counters[type.index] = table
+    hot[type.index].resynchronize(from: table)
     // Only the recent entries' counters have a short sum now; those at the threshold are
     // candidates (see `apply`).
     let threshold = hotThreshold(type)
@@ -309,7 +315,8 @@ public struct TrendingState: Sendable {
   ) {
     guard let counter = counters[list.type.index][counterKey], Double(counter.short) >= threshold
     else { return }
-    hot[list, default: CandidateList()].insert(counter: counterKey, item: item)
+    hot[list.type.index].insert(
+      counter: counterKey, item: item, region: list.region, counters: counter)
   }
 
   /// The short sum at which a counter of `type` becomes a list candidate: the minimum
@@ -348,7 +355,7 @@ public struct TrendingState: Sendable {
         return item.views != 0 || item.lifetimeActors != 0
       }
     }
-    hot = hot.filter { !types.contains($0.key.type) }
+    for type in types { hot[type.index] = CandidateList() }
     for (key, entry) in journal where types.contains(entry.type) {
       guard let shortLandmark = shortLandmarks[entry.type.index],
         let longLandmark = longLandmarks[entry.type.index]
