@@ -19,11 +19,11 @@ final class TrendingCatalog: Sendable {
   private let hashtagPositions: FingerprintTable<ContentKey, Int32>
   private let soundPositions: FingerprintTable<ContentKey, Int32>
   private let effectPositions: FingerprintTable<ContentKey, Int32>
-  /// Per video position, the range of its hashtag keys in ``videoHashtags``.
-  private let hashtagStarts: [Int32]
-  private let videoHashtags: [ContentKey]
-  private let videoSounds: [ContentKey?]
-  private let videoEffects: [ContentKey?]
+  /// Per video position, where its uses are in ``videoUses`` (a ``UseSpan``): one word, so
+  /// that a view's fan-out to what its video uses reads two cache lines, not one per array.
+  private let useSpans: [UseSpan]
+  /// Each video's hashtag keys, then its sound's key and its effect's key when it has them.
+  private let videoUses: [ContentKey]
   private let hashtagKeysByPosition: [ContentKey]
 
   init(snapshot: IndexSnapshot) {
@@ -31,17 +31,23 @@ final class TrendingCatalog: Sendable {
     serial = catalogSerials.add(1, ordering: .relaxed).newValue
     var videos = FingerprintTable<ContentKey, Int32>()
     videos.reserveCapacity(snapshot.catalogVideoCount)
-    var starts: [Int32] = [0]
-    var hashtags: [ContentKey] = []
-    var sounds: [ContentKey?] = []
-    var effects: [ContentKey?] = []
+    var spans: [UseSpan] = []
+    spans.reserveCapacity(snapshot.catalogVideoCount)
+    var uses: [ContentKey] = []
     for position in 0..<snapshot.catalogVideoCount {
       let video = snapshot.catalogVideo(at: position)
       videos[ContentKey(.video, video.id)] = Int32(position)
-      hashtags.append(contentsOf: video.hashtags.map { ContentKey(.hashtag, Self.foldHashtag($0)) })
-      starts.append(Int32(hashtags.count))
-      sounds.append(video.sound.map { ContentKey(.sound, $0) })
-      effects.append(video.effect.map { ContentKey(.effect, $0) })
+      let start = uses.count
+      for hashtag in video.hashtags.prefix(UseSpan.maximumHashtags) {
+        uses.append(ContentKey(.hashtag, Self.foldHashtag(hashtag)))
+      }
+      let hashtagCount = uses.count - start
+      if let sound = video.sound { uses.append(ContentKey(.sound, sound)) }
+      if let effect = video.effect { uses.append(ContentKey(.effect, effect)) }
+      spans.append(
+        UseSpan(
+          start: start, hashtagCount: hashtagCount, hasSound: video.sound != nil,
+          hasEffect: video.effect != nil))
     }
     var hashtagTable = FingerprintTable<ContentKey, Int32>()
     var hashtagKeys: [ContentKey] = []
@@ -63,10 +69,8 @@ final class TrendingCatalog: Sendable {
     hashtagPositions = hashtagTable
     soundPositions = soundTable
     effectPositions = effectTable
-    hashtagStarts = starts
-    videoHashtags = hashtags
-    videoSounds = sounds
-    videoEffects = effects
+    useSpans = spans
+    videoUses = uses
     hashtagKeysByPosition = hashtagKeys
   }
 
@@ -127,19 +131,49 @@ final class TrendingCatalog: Sendable {
   /// without building a ``VideoUses``.
   @inline(__always)
   func forEachUse(ofVideoAt position: Int, _ body: (ContentKey) -> Void) {
-    for index in Int(hashtagStarts[position])..<Int(hashtagStarts[position + 1]) {
-      body(videoHashtags[index])
-    }
-    if let sound = videoSounds[position] { body(sound) }
-    if let effect = videoEffects[position] { body(effect) }
+    for index in useSpans[position].range { body(videoUses[index]) }
   }
 
   /// The keys of what a catalog video uses.
   func uses(ofVideoAt position: Int) -> VideoUses {
-    let range = Int(hashtagStarts[position])..<Int(hashtagStarts[position + 1])
+    let span = useSpans[position]
+    let hashtagEnd = span.start + span.hashtagCount
+    var next = hashtagEnd
+    func take(_ present: Bool) -> ContentKey? {
+      guard present else { return nil }
+      defer { next += 1 }
+      return videoUses[next]
+    }
     return VideoUses(
-      hashtags: Array(videoHashtags[range]), sound: videoSounds[position],
-      effect: videoEffects[position])
+      hashtags: Array(videoUses[span.start..<hashtagEnd]), sound: take(span.hasSound),
+      effect: take(span.hasEffect))
+  }
+}
+
+/// Where one video's uses are in a catalog's array of them, in one word: the start (bits 0
+/// to 39), the number of hashtags (bits 40 to 61), and whether a sound (bit 62) and an
+/// effect (bit 63) follow the hashtags.
+struct UseSpan: Sendable {
+  private let bits: UInt64
+
+  /// The most hashtags of one video a catalog keeps (a field holds at most 65,536 tokens).
+  static let maximumHashtags = 1 << 22 - 1
+
+  init(start: Int, hashtagCount: Int, hasSound: Bool, hasEffect: Bool) {
+    precondition(start < 1 << 40, "a catalog holds fewer than 2^40 uses of videos")
+    precondition(hashtagCount <= Self.maximumHashtags, "too many hashtags for one video")
+    bits =
+      UInt64(start) | UInt64(hashtagCount) << 40 | (hasSound ? 1 << 62 : 0)
+      | (hasEffect ? 1 << 63 : 0)
+  }
+
+  var start: Int { Int(bits & (1 << 40 - 1)) }
+  var hashtagCount: Int { Int(bits >> 40 & (1 << 22 - 1)) }
+  var hasSound: Bool { bits & 1 << 62 != 0 }
+  var hasEffect: Bool { bits & 1 << 63 != 0 }
+  /// The offsets of every use: hashtags, then the sound and the effect.
+  var range: Range<Int> {
+    start..<(start + hashtagCount + (hasSound ? 1 : 0) + (hasEffect ? 1 : 0))
   }
 }
 
