@@ -259,19 +259,35 @@ public struct TrendingState: Sendable {
   }
 
   /// Recomputes the type's short sums against its new short landmark from the journal's
-  /// recent entries: older ones weigh exactly 0.
+  /// recent entries: older ones weigh exactly 0. A counter whose sum reaches the candidate
+  /// threshold while the entries are added becomes a candidate (see `apply`), so the walk
+  /// finds the candidates too.
   private mutating func rebuildShortSums(of type: ContentType) {
     generation &+= 1
     let clock = clock(type)
     let landmark = shortLandmarks[type.index]!
     let cutoff = clock.shortZeroCutoff(landmark: landmark)
-    // The type's table is taken out while the journal is walked: each of the walk's changes
-    // is then to a local table, not through `self` and the array of tables.
+    let threshold = hotThreshold(type)
+    // The type's table and candidates are taken out while the journal is walked: each of
+    // the walk's changes is then to a local value, not through `self` and its arrays.
     var table = counters[type.index]
     counters[type.index] = FingerprintTable()
+    var candidates = hot[type.index]
+    hot[type.index] = CandidateList()
     table.updateEach { _, counter in
       counter.short = 0
       return true
+    }
+    func add(_ weight: UInt64, to counterKey: ContentKey, of item: ContentKey, region: UInt64) {
+      let crosses = table.modifyValue(forKey: counterKey, inserting: .filler) { counter, _ in
+        let before = Double(counter.short)
+        counter.short &+= weight
+        return before < threshold && Double(counter.short) >= threshold
+      }
+      if crosses {
+        // Its counters are copied once the walk is done.
+        candidates.insert(counter: counterKey, item: item, region: region, counters: .filler)
+      }
     }
     journal.forEachEntry(from: cutoff) { key, entry in
       guard entry.type == type else { return }
@@ -279,24 +295,14 @@ public struct TrendingState: Sendable {
         UInt64(entry.weight)
         &* clock.weight(at: entry.time, landmark: landmark, halfLife: clock.shortHalfLife)
       guard weight > 0 else { return }
-      table.modifyValue(forKey: key.item, inserting: .filler) { counter, _ in
-        counter.short &+= weight
-      }
+      add(weight, to: key.item, of: key.item, region: 0)
       if key.region != 0 {
-        table.modifyValue(forKey: key.regionalCounterKey, inserting: .filler) { counter, _ in
-          counter.short &+= weight
-        }
+        add(weight, to: key.regionalCounterKey, of: key.item, region: key.region)
       }
     }
+    candidates.resynchronize(from: table)
     counters[type.index] = table
-    hot[type.index].resynchronize(from: table)
-    // Only the recent entries' counters have a short sum now; those at the threshold are
-    // candidates (see `apply`).
-    let threshold = hotThreshold(type)
-    journal.forEachEntry(from: cutoff) { key, entry in
-      guard entry.type == type else { return }
-      addCandidates(of: key, type: type, threshold: threshold)
-    }
+    hot[type.index] = candidates
   }
 
   /// Makes the entry's global counter, and its regional one, candidates of their lists when

@@ -94,6 +94,27 @@ extension TrendingTests {
         let reference = TrendingContent(
           index: index, store: InMemoryTrendingStore(state: rebuilt), clock: clock.function)
         #expect(try pages(trending) == pages(reference), "seed \(seed), events \(start)")
+        try expectCandidatesMatchCounters(trending.stateCopy, "seed \(seed), events \(start)")
+      }
+    }
+
+    /// Every counter at its type's candidate threshold is a candidate, and every candidate's
+    /// copy of its counters is the counter's value.
+    private func expectCandidatesMatchCounters(_ state: TrendingState, _ context: String) {
+      for type in ContentType.allCases {
+        let threshold = state.hotThreshold(type)
+        let candidates = state.hot[type.index].entries
+        let keys = Set(candidates.map(\.counter))
+        #expect(keys.count == candidates.count, "a candidate is in twice: \(context)")
+        for (key, counter) in state.counters[type.index]
+        where Double(counter.short) >= threshold && !keys.contains(key) {
+          Issue.record("\(type) counter at the threshold is no candidate: \(context)")
+        }
+        for candidate in candidates
+        where state.counters[type.index][candidate.counter] ?? ItemCounters() != candidate.counters
+        {
+          Issue.record("\(type) candidate's copy differs from its counter: \(context)")
+        }
       }
     }
 
