@@ -8,7 +8,9 @@
 /// order, and recording updates the copy of a candidate's counter along with the counter
 /// (``TrendingState`` keeps them equal: every change outside recording rebuilds the
 /// candidates, or ``resynchronize(from:)`` them). A table from counter keys to array
-/// offsets keeps each candidate in once and finds its copy.
+/// offsets keeps each candidate in once and finds its copy. The lists of a type, global and
+/// regional, share the array, so that recording finds a copy with one lookup; a refresh of
+/// one list skips the other lists' candidates, a read of each.
 struct CandidateList: Sendable {
   struct Candidate: Sendable {
     /// The key of the counter: the item's, or the item's in one region.
@@ -35,19 +37,21 @@ struct CandidateList: Sendable {
   var catalogSerial: UInt64 = 0
 
   var count: Int { entries.count }
-  var isEmpty: Bool { entries.isEmpty }
 
-  /// Adds a candidate unless its counter is one already.
+  /// Adds a candidate, or replaces the copy of its counters when its counter is one already.
   mutating func insert(
     counter: ContentKey, item: ContentKey, region: UInt64, counters: ItemCounters
   ) {
-    let offset = Int32(entries.count)
-    let isNew = offsets.modifyValue(forKey: counter, inserting: offset) { _, isNew in isNew }
-    if isNew {
+    let offset = offsets.modifyValue(forKey: counter, inserting: Int32(entries.count)) {
+      offset, _ in offset
+    }
+    if Int(offset) == entries.count {
       entries.append(
         Candidate(
           counter: counter, item: item, region: region, counters: counters,
           position: Candidate.unresolved))
+    } else {
+      entries[Int(offset)].counters = counters
     }
   }
 
@@ -57,10 +61,6 @@ struct CandidateList: Sendable {
     guard let offset = offsets[counter] else { return }
     entries[Int(offset)].counters = counters
   }
-
-  /// Starts loading the slot ``update(_:to:)`` reads first.
-  @inline(__always)
-  func prefetch(_ counter: ContentKey) { offsets.prefetch(counter) }
 
   /// Copies every candidate's counters again from `table`; a candidate whose counter is gone
   /// gets empty ones, and leaves at its list's next refresh.

@@ -138,15 +138,11 @@ final class TrendingCatalog: Sendable {
   func uses(ofVideoAt position: Int) -> VideoUses {
     let span = useSpans[position]
     let hashtagEnd = span.start + span.hashtagCount
-    var next = hashtagEnd
-    func take(_ present: Bool) -> ContentKey? {
-      guard present else { return nil }
-      defer { next += 1 }
-      return videoUses[next]
-    }
+    let effectOffset = hashtagEnd + (span.hasSound ? 1 : 0)
     return VideoUses(
-      hashtags: Array(videoUses[span.start..<hashtagEnd]), sound: take(span.hasSound),
-      effect: take(span.hasEffect))
+      hashtags: Array(videoUses[span.start..<hashtagEnd]),
+      sound: span.hasSound ? videoUses[hashtagEnd] : nil,
+      effect: span.hasEffect ? videoUses[effectOffset] : nil)
   }
 }
 

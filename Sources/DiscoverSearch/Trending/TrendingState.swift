@@ -156,8 +156,9 @@ public struct TrendingState: Sendable {
     if crosses {
       hot[type.index].insert(
         counter: counterKey, item: item, region: list.region, counters: updated)
+    } else {
+      hot[type.index].update(counterKey, to: updated)
     }
-    hot[type.index].update(counterKey, to: updated)
   }
 
   /// Changes one counter in place, creating it when missing.
