@@ -4,21 +4,20 @@
 /// A refresh reads every candidate of its list. Read through the counter table, each one is
 /// a cache miss in a table of millions (and a refresh comes after thousands of events have
 /// pushed the table out of the cache): a cold refresh took ten times a warm one. So the
-/// candidates keep copies of their counters in one dense array, which a refresh reads in
+/// candidates keep copies of their counters in dense arrays, which a refresh reads in
 /// order, and recording updates the copy of a candidate's counter along with the counter
 /// (``TrendingState`` keeps them equal: every change outside recording rebuilds the
 /// candidates, or ``resynchronize(from:)`` them). A table from counter keys to array
-/// offsets keeps each candidate in once and finds its copy. The lists of a type, global and
-/// regional, share the array, so that recording finds a copy with one lookup; a refresh of
-/// one list skips the other lists' candidates, a read of each.
+/// locations keeps each candidate in once and finds its copy. Each list of a type, global or
+/// regional, has an array of its own, so that a refresh reads its own candidates only (the
+/// regional ones were twice the global ones in the benchmark's stream); the one table of
+/// locations, for all of them, still finds a copy with one lookup.
 struct CandidateList: Sendable {
   struct Candidate: Sendable {
     /// The key of the counter: the item's, or the item's in one region.
     var counter: ContentKey
     /// The key of the item.
     var item: ContentKey
-    /// The region key of the counter's list; 0 for the global list.
-    var region: UInt64
     /// A copy of the counter.
     var counters: ItemCounters
     /// The item's position in the catalog ``CandidateList/catalogSerial`` names,
@@ -29,74 +28,116 @@ struct CandidateList: Sendable {
     static let absent: Int32 = -1
   }
 
-  /// The candidates, in no particular order.
-  private(set) var entries: [Candidate] = []
-  /// The offset in ``entries`` of each candidate's counter key.
-  private var offsets = FingerprintTable<ContentKey, Int32>(maximumLoad: 0.7)
+  /// The region key of each list's array in ``lists`` (0 for the global list), in the order
+  /// the lists got their first candidate.
+  private(set) var regions: [UInt64] = []
+  /// The candidates of each list, in no particular order.
+  private(set) var lists: [[Candidate]] = []
+  /// Where each candidate's counter key is: its list's index in ``lists`` in the high 32
+  /// bits, its offset in the list's array in the low 32.
+  private var locations = FingerprintTable<ContentKey, UInt64>(maximumLoad: 0.7)
   /// The ``TrendingCatalog/serial`` of the catalog the resolved positions are in.
   var catalogSerial: UInt64 = 0
 
-  var count: Int { entries.count }
+  /// The candidates of every list.
+  var count: Int { locations.count }
 
-  /// Adds a candidate, or replaces the copy of its counters when its counter is one already.
+  /// Every candidate, list by list: for checks.
+  var all: [Candidate] { Array(lists.joined()) }
+
+  /// The index in ``lists`` of the list of `region`, or `nil` when it has had no candidate.
+  func list(ofRegion region: UInt64) -> Int? { regions.firstIndex(of: region) }
+
+  private static func location(list: Int, offset: Int) -> UInt64 {
+    UInt64(list) << 32 | UInt64(offset)
+  }
+
+  private static func parts(of location: UInt64) -> (list: Int, offset: Int) {
+    (Int(location >> 32), Int(location & 0xFFFF_FFFF))
+  }
+
+  /// Adds a candidate to the list of `region`, or replaces the copy of its counters when its
+  /// counter is one already.
   mutating func insert(
     counter: ContentKey, item: ContentKey, region: UInt64, counters: ItemCounters
   ) {
-    let offset = offsets.modifyValue(forKey: counter, inserting: Int32(entries.count)) {
-      offset, _ in offset
+    if let location = locations[counter] {
+      let (list, offset) = Self.parts(of: location)
+      lists[list][offset].counters = counters
+      return
     }
-    if Int(offset) == entries.count {
-      entries.append(
-        Candidate(
-          counter: counter, item: item, region: region, counters: counters,
-          position: Candidate.unresolved))
-    } else {
-      entries[Int(offset)].counters = counters
-    }
+    let list =
+      self.list(ofRegion: region)
+      ?? {
+        regions.append(region)
+        lists.append([])
+        return lists.count - 1
+      }()
+    locations[counter] = Self.location(list: list, offset: lists[list].count)
+    lists[list].append(
+      Candidate(
+        counter: counter, item: item, counters: counters, position: Candidate.unresolved))
   }
 
   /// Replaces the copy of `counter`'s counters, when it is a candidate.
   @inline(__always)
   mutating func update(_ counter: ContentKey, to counters: ItemCounters) {
-    guard let offset = offsets[counter] else { return }
-    entries[Int(offset)].counters = counters
+    guard let location = locations[counter] else { return }
+    let (list, offset) = Self.parts(of: location)
+    lists[list][offset].counters = counters
   }
 
   /// Copies every candidate's counters again from `table`; a candidate whose counter is gone
   /// gets empty ones, and leaves at its list's next refresh.
   mutating func resynchronize(from table: FingerprintTable<ContentKey, ItemCounters>) {
-    for index in entries.indices {
-      entries[index].counters = table[entries[index].counter] ?? ItemCounters()
-    }
-  }
-
-  /// Sets the catalog position of the candidate at `offset`.
-  mutating func setPosition(_ position: Int32, at offset: Int) {
-    entries[offset].position = position
-  }
-
-  /// Marks every position unresolved, for the catalog with `serial`.
-  mutating func forgetPositions(catalogSerial serial: UInt64) {
-    for index in entries.indices { entries[index].position = Candidate.unresolved }
-    catalogSerial = serial
-  }
-
-  /// Removes the candidates at `removed` (offsets in ``entries``, increasing), filling each
-  /// hole with the last candidate, so that only the moved ones change offset.
-  mutating func remove(atSortedOffsets removed: [Int]) {
-    for offset in removed.reversed() {
-      offsets.removeValue(forKey: entries[offset].counter)
-      let last = entries.removeLast()
-      // Offsets past this one were removed first, so the last candidate is one that stays.
-      if offset < entries.count {
-        entries[offset] = last
-        offsets[last.counter] = Int32(offset)
+    for list in lists.indices {
+      for offset in lists[list].indices {
+        lists[list][offset].counters = table[lists[list][offset].counter] ?? ItemCounters()
       }
     }
   }
 
-  /// The bytes held: the array's capacity and the table's slots.
+  /// Calls `body` with the candidates of one list (an index in ``lists``), which it may
+  /// change in place: resolve positions. It must not add, remove or reorder them.
+  mutating func withCandidates<Result>(
+    ofList list: Int, _ body: (inout [Candidate]) -> Result
+  ) -> Result {
+    // Taken out while `body` runs, so that its changes are to a uniquely held array.
+    var candidates = lists[list]
+    lists[list] = []
+    defer { lists[list] = candidates }
+    let count = candidates.count
+    let result = body(&candidates)
+    precondition(candidates.count == count, "a candidate list's body added or removed some")
+    return result
+  }
+
+  /// Marks every position unresolved, for the catalog with `serial`.
+  mutating func forgetPositions(catalogSerial serial: UInt64) {
+    for list in lists.indices {
+      for offset in lists[list].indices { lists[list][offset].position = Candidate.unresolved }
+    }
+    catalogSerial = serial
+  }
+
+  /// Removes the candidates at `removed` (offsets in the list's array, increasing) from one
+  /// list, filling each hole with the list's last candidate, so that only the moved ones
+  /// change offset.
+  mutating func remove(atSortedOffsets removed: [Int], fromList list: Int) {
+    for offset in removed.reversed() {
+      locations.removeValue(forKey: lists[list][offset].counter)
+      let last = lists[list].removeLast()
+      // Offsets past this one were removed first, so the last candidate is one that stays.
+      if offset < lists[list].count {
+        lists[list][offset] = last
+        locations[last.counter] = Self.location(list: list, offset: offset)
+      }
+    }
+  }
+
+  /// The bytes held: the arrays' capacities and the table's slots.
   var allocatedBytes: Int {
-    entries.capacity * MemoryLayout<Candidate>.stride + offsets.allocatedBytes
+    lists.reduce(0) { $0 + $1.capacity * MemoryLayout<Candidate>.stride }
+      + locations.allocatedBytes
   }
 }

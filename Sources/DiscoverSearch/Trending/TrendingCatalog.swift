@@ -134,6 +134,15 @@ final class TrendingCatalog: Sendable {
     for index in useSpans[position].range { body(videoUses[index]) }
   }
 
+  /// Calls `body` with the key of each item of one type (hashtag, sound or effect) that a
+  /// catalog video uses.
+  @inline(__always)
+  func forEachUse(
+    ofVideoAt position: Int, ofType type: ContentType, _ body: (ContentKey) -> Void
+  ) {
+    for index in useSpans[position].range(of: type) { body(videoUses[index]) }
+  }
+
   /// The keys of what a catalog video uses.
   func uses(ofVideoAt position: Int) -> VideoUses {
     let span = useSpans[position]
@@ -171,6 +180,19 @@ struct UseSpan: Sendable {
   var range: Range<Int> {
     start..<(start + hashtagCount + (hasSound ? 1 : 0) + (hasEffect ? 1 : 0))
   }
+
+  /// The offsets of the uses of one type: the hashtags, the sound or the effect; none for
+  /// videos.
+  func range(of type: ContentType) -> Range<Int> {
+    let soundOffset = start + hashtagCount
+    let effectOffset = soundOffset + (hasSound ? 1 : 0)
+    switch type {
+    case .video: return start..<start
+    case .hashtag: return start..<soundOffset
+    case .sound: return soundOffset..<effectOffset
+    case .effect: return effectOffset..<(effectOffset + (hasEffect ? 1 : 0))
+    }
+  }
 }
 
 /// The hashtags, sound and effect a video uses, as item keys.
@@ -198,6 +220,30 @@ extension TrendingCatalog {
     case .sound: snapshot.partition(.sound).ids.string(at: position)
     case .effect: snapshot.effects.ids.string(at: position)
     }
+  }
+
+  /// The UTF-8 bytes of the id of the document at a catalog position, in the snapshot.
+  private func idBytes(_ type: ContentType, at position: Int) -> UnsafeBufferPointer<UInt8> {
+    switch type {
+    case .video: snapshot.partition(.video).ids.utf8(at: position)
+    case .hashtag: snapshot.partition(.hashtag).ids.utf8(at: position)
+    case .sound: snapshot.partition(.sound).ids.utf8(at: position)
+    case .effect: snapshot.effects.ids.utf8(at: position)
+    }
+  }
+
+  /// Whether the id at `position` comes before the id at `other`, in the order that breaks
+  /// ties in lists: UTF-8 byte order (code point order), compared in place, without making
+  /// strings.
+  func idPrecedes(_ type: ContentType, at position: Int, _ other: Int) -> Bool {
+    idBytes(type, at: position).lexicographicallyPrecedes(idBytes(type, at: other))
+  }
+
+  /// Whether the id at `position` comes after `id` in UTF-8 byte order (see
+  /// ``idPrecedes(_:at:_:)``).
+  func id(_ type: ContentType, at position: Int, follows id: String) -> Bool {
+    var id = id
+    return id.withUTF8 { $0.lexicographicallyPrecedes(idBytes(type, at: position)) }
   }
 
   /// The position of a hashtag document by its id, by a linear scan (hashtag documents are

@@ -51,19 +51,32 @@ final class ItemCard: Sendable {
   }
 }
 
-/// The cards read for one catalog, by type and position, up to ``limit``.
+/// The cards read for one catalog, by item key, up to ``limit``.
+///
+/// Found through a fingerprint table of the item keys (already hashes) into an array, not a
+/// dictionary of hashed (type, position) pairs: a refreshed page looks up all its cards in a
+/// cache that recording has pushed out of the processor's caches, and one probe of a
+/// compact table misses less than a dictionary's hashing and buckets.
 struct CardCache: Sendable {
   /// How many cards are kept; past it the cache starts over (the cards of the lists' best
   /// items come back on their next page).
   static let limit = 8_192
 
-  struct Key: Hashable, Sendable {
-    var type: ContentType
-    var position: Int
-  }
-
   let catalog: TrendingCatalog
-  var cards: [Key: ItemCard] = [:]
+  private var offsets = FingerprintTable<ContentKey, Int32>(maximumLoad: 0.7)
+  private var cards: [ItemCard] = []
+
+  init(catalog: TrendingCatalog) { self.catalog = catalog }
+
+  var count: Int { cards.count }
+
+  subscript(key: ContentKey) -> ItemCard? { offsets[key].map { cards[Int($0)] } }
+
+  mutating func insert(_ card: ItemCard, for key: ContentKey) {
+    guard offsets[key] == nil else { return }
+    offsets[key] = Int32(cards.count)
+    cards.append(card)
+  }
 }
 
 extension TrendingContent {
@@ -73,22 +86,22 @@ extension TrendingContent {
       guard let cache = caches.cards, cache.catalog === catalog else {
         return Array(repeating: nil, count: items.count)
       }
-      return items.map { cache.cards[CardCache.Key(type: type, position: $0.position)] }
+      return items.map { cache[$0.key] }
     }
-    var read: [(CardCache.Key, ItemCard)] = []
+    var read: [(ContentKey, ItemCard)] = []
     for index in found.indices where found[index] == nil {
       let card = ItemCard(type, at: items[index].position, catalog: catalog)
       found[index] = card
-      read.append((CardCache.Key(type: type, position: items[index].position), card))
+      read.append((items[index].key, card))
     }
     if !read.isEmpty {
       caches.withLock { caches in
         if caches.cards?.catalog !== catalog
-          || caches.cards!.cards.count + read.count > CardCache.limit
+          || caches.cards!.count + read.count > CardCache.limit
         {
           caches.cards = CardCache(catalog: catalog)
         }
-        for (key, card) in read { caches.cards!.cards[key] = card }
+        for (key, card) in read { caches.cards!.insert(card, for: key) }
       }
     }
     return found.map { $0! }

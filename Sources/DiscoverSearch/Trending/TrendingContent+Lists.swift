@@ -144,7 +144,7 @@ extension TrendingContent {
       type == .video
       ? [:]
       : try featuredVideos(
-        region: regionName, for: Set(selected.map(\.key)), catalog: catalog)
+        region: regionName, for: Set(selected.map(\.key)), type: type, catalog: catalog)
     let cards = cards(of: selected, type: type, catalog: catalog)
     let items = zip(selected, cards).map { ranked, card in
       Self.makeItem(ranked, type: type, card: card, featured: featured[ranked.key] ?? [])
@@ -194,9 +194,14 @@ extension TrendingContent {
       if candidates.catalogSerial != catalog.serial {
         candidates.forgetPositions(catalogSerial: catalog.serial)
       }
-      let (items, cooled) = Self.score(
-        &candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked)
-      candidates.remove(atSortedOffsets: cooled)
+      guard let list = candidates.list(ofRegion: key.region) else {
+        state.hot[key.type.index] = candidates
+        return ([], state.generation)
+      }
+      let (items, cooled) = candidates.withCandidates(ofList: list) { candidates in
+        Self.score(&candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked)
+      }
+      candidates.remove(atSortedOffsets: cooled, fromList: list)
       state.hot[key.type.index] = candidates
       return (items, state.generation)
     }
@@ -206,10 +211,10 @@ extension TrendingContent {
       computedAt: now, generation: generation, catalog: catalog, items: items, ordered: ordered)
   }
 
-  /// The listed items among the candidates of the list, and the offsets of the list's
-  /// candidates that cooled, in increasing order; looks up the positions not yet resolved.
+  /// The listed items among the candidates of the list, and the offsets of those that
+  /// cooled, in increasing order; looks up the positions not yet resolved.
   private static func score(
-    _ candidates: inout CandidateList, of key: RankingKey, state: TrendingState,
+    _ candidates: inout [CandidateList.Candidate], of key: RankingKey, state: TrendingState,
     at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>
   ) -> (items: [RankedItem], cooled: [Int]) {
     let formula = TrendFormula(key.type, state: state, at: now)
@@ -223,12 +228,11 @@ extension TrendingContent {
     var items: [RankedItem] = []
     items.reserveCapacity(candidates.count)
     var cooled: [Int] = []
-    for offset in 0..<candidates.count {
+    for offset in candidates.indices {
       if !isVideo, offset + lookahead < candidates.count {
-        state.useViews.prefetch(candidates.entries[offset + lookahead].item)
+        state.useViews.prefetch(candidates[offset + lookahead].item)
       }
-      let candidate = candidates.entries[offset]
-      guard candidate.region == key.region else { continue }
+      let candidate = candidates[offset]
       let counters = candidate.counters
       guard Double(counters.short) * shortFactor >= floor else {
         if Double(counters.short) < threshold { cooled.append(offset) }
@@ -240,7 +244,7 @@ extension TrendingContent {
         position =
           catalog.position(of: item, key.type).map(Int32.init)
           ?? CandidateList.Candidate.absent
-        candidates.setPosition(position, at: offset)
+        candidates[offset].position = position
       }
       guard position >= 0,
         blocked.isEmpty
@@ -313,15 +317,16 @@ extension TrendingContent {
     _ item: RankedItem, _ cursor: TrendingCursor, type: ContentType, catalog: TrendingCatalog
   ) -> Bool {
     item.score < cursor.score
-      || (item.score == cursor.score && catalog.id(type, at: item.position) > cursor.id)
+      || (item.score == cursor.score
+        && catalog.id(type, at: item.position, follows: cursor.id))
   }
 
   /// The indices of the first `count` items after the cursor, in order.
   ///
-  /// Kept to the best `count` seen so far, a small sorted buffer, this is O(n log count)
-  /// comparisons with few moves for items in no order, instead of sorting all n; a count
-  /// that is a fair share of n sorts the items after the cursor instead. Both compare
-  /// compact (score, index) pairs, reading ids only for equal scores.
+  /// The `count`-th best score is found first (``Swift/Array/largest(rank:)``, expected
+  /// O(n)); only the items scoring at least that, `count` plus any ties with it, are then
+  /// sorted. Both steps compare compact (score, index) pairs, reading ids only for equal
+  /// scores.
   static func select(
     from items: [RankedItem], type: ContentType, after cursor: TrendingCursor?, count: Int,
     catalog: TrendingCatalog
@@ -333,31 +338,17 @@ extension TrendingContent {
     where cursor.map({ isAfter(item, $0, type: type, catalog: catalog) }) ?? true {
       entries.append((item.score, Int32(index)))
     }
-    func precedes(_ entry: Entry, _ other: Entry) -> Bool {
+    if count < entries.count {
+      var scores = entries.map(\.score)
+      let cutoff = scores.largest(rank: count)
+      entries.removeAll { $0.score < cutoff }
+    }
+    entries.sort { entry, other in
       if entry.score != other.score { return entry.score > other.score }
-      return catalog.id(type, at: items[Int(entry.index)].position)
-        < catalog.id(type, at: items[Int(other.index)].position)
+      return catalog.idPrecedes(
+        type, at: items[Int(entry.index)].position, items[Int(other.index)].position)
     }
-    if count * 8 >= entries.count {
-      entries.sort(by: precedes)
-      return entries.prefix(count).map(\.index)
-    }
-    var best: [Entry] = []
-    best.reserveCapacity(count)
-    for entry in entries {
-      if best.count == count {
-        guard precedes(entry, best[count - 1]) else { continue }
-        best.removeLast()
-      }
-      var low = 0
-      var high = best.count
-      while low < high {
-        let middle = (low + high) / 2
-        if precedes(best[middle], entry) { low = middle + 1 } else { high = middle }
-      }
-      best.insert(entry, at: low)
-    }
-    return best.map(\.index)
+    return entries.prefix(count).map(\.index)
   }
 
   /// `O`, `E`, `z` and the gates of one counter at `now`.
@@ -367,9 +358,10 @@ extension TrendingContent {
     TrendFormula(type, state: state, at: now).terms(of: counters)
   }
 
-  /// The best trending videos (at most 3 each) that use each of `keys`, in `region`.
+  /// The best trending videos (at most 3 each) that use each of `keys`, items of `type`, in
+  /// `region`.
   private func featuredVideos(
-    region: String?, for keys: Set<ContentKey>, catalog: TrendingCatalog
+    region: String?, for keys: Set<ContentKey>, type: ContentType, catalog: TrendingCatalog
   ) throws(SearchError) -> [ContentKey: [String]] {
     guard !keys.isEmpty else { return [:] }
     let videos = try ranking(.video, region: region, catalog: catalog)
@@ -388,7 +380,8 @@ extension TrendingContent {
         positions: FingerprintTable(maximumLoad: 0.7))
     let missing = keys.filter { index.positions[$0] == nil }
     if !missing.isEmpty {
-      Self.addFeatured(of: missing, from: videos, to: &index.positions, catalog: catalog)
+      Self.addFeatured(
+        of: missing, type: type, from: videos, to: &index.positions, catalog: catalog)
       caches.withLock { $0.featured[regionKey] = index }
     }
     var featured: [ContentKey: [String]] = [:]
@@ -400,22 +393,28 @@ extension TrendingContent {
     return featured
   }
 
-  /// Adds to `index` the best three ranked videos of each of `keys` (hashtags, sounds and
-  /// effects), in one pass over the ranked videos.
+  /// Adds to `index` the best three ranked videos of each of `keys`, all of one type
+  /// (hashtags, sounds or effects), in one pass over the ranked videos' uses of that type.
   private static func addFeatured(
-    of keys: Set<ContentKey>, from videos: Ranking,
+    of keys: Set<ContentKey>, type: ContentType, from videos: Ranking,
     to index: inout FingerprintTable<ContentKey, FeaturedVideos>, catalog: TrendingCatalog
   ) {
     // The few keys asked for, in a small table that stays in cache while every ranked
-    // video's uses are looked up in it.
+    // video's uses are looked up in it, behind a filter that turns most other uses away
+    // with one bit test.
     var best = FingerprintTable<ContentKey, FeaturedVideos>(
       maximumLoad: 0.5, minimumCapacity: keys.count)
-    for key in keys { best[key] = FeaturedVideos() }
+    var filter = KeyFilter()
+    for key in keys {
+      best[key] = FeaturedVideos()
+      filter.insert(key)
+    }
     func precedes(_ position: Int, _ other: Int) -> Bool {
-      catalog.id(.video, at: position) < catalog.id(.video, at: other)
+      catalog.idPrecedes(.video, at: position, other)
     }
     for video in videos.items {
-      catalog.forEachUse(ofVideoAt: video.position) { item in
+      catalog.forEachUse(ofVideoAt: video.position, ofType: type) { item in
+        guard filter.mayContain(item) else { return }
         best.modifyValueIfPresent(forKey: item) { featured in
           featured.offer(score: video.score, position: video.position, precedes: precedes)
         }
@@ -500,5 +499,40 @@ struct TrendFormula: Sendable {
       distinctUsers: distinct,
       isRising: passes && z >= risingThreshold && observed >= risingRatio * expected,
       passesGates: passes)
+  }
+}
+
+/// A set of keys that may answer "maybe" for a key it does not hold, never "no" for one it
+/// does: one bit per key of 512, a Bloom filter with one hash function (Bloom,
+/// "Space/Time Trade-offs in Hash Coding with Allowable Errors", CACM 13(7), 1970). With the
+/// 50 keys of a page, about one other key in ten gets through.
+struct KeyFilter: Sendable {
+  private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+    0, 0, 0, 0, 0, 0, 0, 0
+  )
+
+  /// The word and bit of a key: bits of its fingerprint (a key is already a mixed hash).
+  @inline(__always)
+  private static func place(of key: ContentKey) -> (word: Int, bit: UInt64) {
+    let bits = key.rawValue >> 55
+    return (Int(bits >> 6), 1 << (bits & 63))
+  }
+
+  mutating func insert(_ key: ContentKey) {
+    let (word, bit) = Self.place(of: key)
+    withUnsafeMutableBytes(of: &words) { bytes in
+      // SAFETY: `word` is below 8 (the top 9 bits of a key, shifted by 6), inside the tuple.
+      let words = bytes.bindMemory(to: UInt64.self)
+      words[word] |= bit
+    }
+  }
+
+  @inline(__always)
+  func mayContain(_ key: ContentKey) -> Bool {
+    let (word, bit) = Self.place(of: key)
+    return withUnsafeBytes(of: words) { bytes in
+      // SAFETY: as in `insert`.
+      bytes.load(fromByteOffset: word * 8, as: UInt64.self) & bit != 0
+    }
   }
 }

@@ -35,6 +35,26 @@ struct TrendingCatalogTests {
       catalog.forEachUse(ofVideoAt: position) { visited.append($0) }
       let all = expected.hashtags + [expected.sound, expected.effect].compactMap { $0 }
       #expect(visited == all, "\(video.id)")
+      func uses(_ type: ContentType) -> [ContentKey] {
+        var keys: [ContentKey] = []
+        catalog.forEachUse(ofVideoAt: position, ofType: type) { keys.append($0) }
+        return keys
+      }
+      #expect(uses(.hashtag) == expected.hashtags, "\(video.id)")
+      #expect(uses(.sound) == [expected.sound].compactMap { $0 }, "\(video.id)")
+      #expect(uses(.effect) == [expected.effect].compactMap { $0 }, "\(video.id)")
+      #expect(uses(.video).isEmpty, "\(video.id)")
     }
+  }
+
+  /// A key filter never turns away a key it holds, and turns away most others.
+  @Test func theKeyFilterKeepsEveryKeyItHolds() {
+    var filter = KeyFilter()
+    let held = (0..<50).map { ContentKey(.hashtag, "tag\($0)") }
+    for key in held { filter.insert(key) }
+    #expect(held.allSatisfy { filter.mayContain($0) })
+    let others = (0..<10_000).map { ContentKey(.hashtag, "other\($0)") }
+    let passed = others.filter { filter.mayContain($0) }.count
+    #expect(passed < 2_000, "\(passed) of 10,000 other keys got through")
   }
 }

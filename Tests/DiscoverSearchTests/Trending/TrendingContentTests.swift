@@ -235,6 +235,31 @@ extension TrendingTests {
       #expect(throws: SearchError.self) { try TrendingCursor(token: "not a cursor") }
     }
 
+    /// Videos with the same events score the same: they are ordered by id, in UTF-8 byte
+    /// order ("v1" < "v10" < "v2"), on the first page and across cursors alike.
+    @Test func equalScoresAreOrderedByIdAcrossPages() throws {
+      let trending = try makeTrending()
+      let videos = [2, 10, 1, 19, 3, 12, 11, 9]
+      var events: [ContentEvent] = []
+      for number in videos {
+        events += TrendingFixtures.views(
+          of: "v\(number)", count: 8, over: 120, endingAt: clock.now, userPrefix: "t\(number)-")
+      }
+      try trending.record(contentsOf: events)
+      let expected = videos.map { "v\($0)" }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      let whole = try trending.list(.video, limit: 20)
+      #expect(whole.items.map(\.id) == expected)
+      #expect(Set(whole.items.map(\.score)).count == 1)
+      var seen: [String] = []
+      var cursor: TrendingCursor?
+      repeat {
+        let page = try trending.list(.video, limit: 3, after: cursor)
+        seen += page.items.map(\.id)
+        cursor = page.nextCursor
+      } while cursor != nil
+      #expect(seen == expected)
+    }
+
     @Test func futureEventsAreRecordedAtNowAndScoresStayFinite() throws {
       let trending = try makeTrending()
       try trending.record(

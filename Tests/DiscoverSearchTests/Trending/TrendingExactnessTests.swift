@@ -103,7 +103,7 @@ extension TrendingTests {
     private func expectCandidatesMatchCounters(_ state: TrendingState, _ context: String) {
       for type in ContentType.allCases {
         let threshold = state.hotThreshold(type)
-        let candidates = state.hot[type.index].entries
+        let candidates = state.hot[type.index].all
         let keys = Set(candidates.map(\.counter))
         #expect(keys.count == candidates.count, "a candidate is in twice: \(context)")
         for (key, counter) in state.counters[type.index]
