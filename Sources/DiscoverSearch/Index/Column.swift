@@ -4,9 +4,15 @@ final class ColumnStorage: @unchecked Sendable {
   // shared (while building a column or reading an index file) and never after.
   let base: UnsafeMutableRawPointer
   let byteCount: Int
-  /// Whether `base` came from the C allocator (`posix_memalign` for huge pages, or
-  /// adopted), rather than from Swift's.
-  private let isMalloced: Bool
+  private enum Owner {
+    /// Swift's allocator.
+    case swift
+    /// The C allocator (`posix_memalign` for huge pages, or adopted).
+    case malloc
+    /// A private mapping of a file, unmapped when the storage goes.
+    case mapping
+  }
+  private let owner: Owner
 
   /// Storage this large is aligned to 2 MB and offered to the kernel for transparent huge
   /// pages: searches touch an index at random, and with 4 KB pages nearly every access to a
@@ -18,7 +24,48 @@ final class ColumnStorage: @unchecked Sendable {
   init(adopting base: UnsafeMutableRawPointer, byteCount: Int) {
     self.base = base
     self.byteCount = byteCount
-    isMalloced = true
+    owner = .malloc
+  }
+
+  /// The first `byteCount` bytes of the file open on `descriptor`, read into memory aligned
+  /// for and offered to transparent huge pages; `nil` when the allocator cannot give that
+  /// much or the file ends early (`errno` says why, 0 for a short file).
+  init?(readingFile descriptor: Int32, byteCount: Int) {
+    var pointer: UnsafeMutableRawPointer?
+    guard byteCount > 0,
+      posix_memalign(&pointer, ColumnStorage.hugePageSize, byteCount) == 0, let pointer
+    else { return nil }
+    LargeMemory.adviseHugePages(pointer, byteCount: byteCount)
+    var done = 0
+    while done < byteCount {
+      let result = pread(descriptor, pointer + done, byteCount - done, off_t(done))
+      if result < 0, errno == EINTR || errno == EAGAIN { continue }
+      if result <= 0 {
+        if result == 0 { errno = 0 }
+        free(pointer)
+        return nil
+      }
+      done += result
+    }
+    base = pointer
+    self.byteCount = byteCount
+    owner = .malloc
+  }
+
+  /// Maps the first `byteCount` bytes of the file open on `descriptor`, privately: the
+  /// pages are read from the file as they are touched (opening costs no read of the
+  /// whole file), and the file is never written. The mapping outlives the descriptor.
+  ///
+  /// The file must not shrink while mapped (a read past its new end raises `SIGBUS`): index
+  /// files are written once under a temporary name and never changed in place.
+  init?(mappingFile descriptor: Int32, byteCount: Int) {
+    guard byteCount > 0,
+      let pointer = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0),
+      pointer != MAP_FAILED
+    else { return nil }
+    base = pointer
+    self.byteCount = byteCount
+    owner = .mapping
   }
 
   init(byteCount: Int, alignment: Int = 16) {
@@ -29,20 +76,20 @@ final class ColumnStorage: @unchecked Sendable {
         if posix_memalign(&pointer, ColumnStorage.hugePageSize, byteCount) == 0, let pointer {
           LargeMemory.adviseHugePages(pointer, byteCount: byteCount)
           base = pointer
-          isMalloced = true
+          owner = .malloc
           return
         }
       }
     #endif
     base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: alignment)
-    isMalloced = false
+    owner = .swift
   }
 
   deinit {
-    if isMalloced {
-      free(base)
-    } else {
-      base.deallocate()
+    switch owner {
+    case .swift: base.deallocate()
+    case .malloc: free(base)
+    case .mapping: munmap(base, byteCount)
     }
   }
 }

@@ -34,12 +34,26 @@ struct IntegerColumn: Sendable {
   }
 
   /// Restores a column read from disk; `nil` when the parts do not fit together.
+  /// A column of values read from a file: `nil` unless `width` is 1, 2, 4 or 8, the bytes
+  /// hold whole values, and (for width 8) every value fits an `Int`.
   init?(width: Int, storage: Column<UInt8>) {
     guard [1, 2, 4, 8].contains(width), storage.count % width == 0 else { return nil }
     self.width = width
     self.storage = storage
     count = storage.count / width
+    if width == 8 {
+      let raw = UnsafeRawPointer(storage.base)
+      for index in 0..<count
+      where UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+        > UInt64(Int.max)
+      {
+        return nil
+      }
+    }
   }
+
+  /// The largest value, 0 for none.
+  var maximum: Int { (0..<count).reduce(0) { Swift.max($0, self[$1]) } }
 
   /// Value `index`.
   @inline(__always)
@@ -93,10 +107,18 @@ struct DateColumn: Sendable {
       })
   }
 
-  init(base: Int64, offsets: IntegerColumn) {
+  /// Dates read from a file: `nil` unless every date is within ``limit`` seconds of 1970,
+  /// so that no date arithmetic overflows.
+  init?(validatingBase base: Int64, offsets: IntegerColumn) {
+    guard (-Self.limit...Self.limit).contains(base), Int64(offsets.maximum) <= Self.limit else {
+      return nil
+    }
     self.base = base
     self.offsets = offsets
   }
+
+  /// How far from 1970 a stored date may be, in seconds: 2^40, about 34,800 years.
+  static let limit: Int64 = 1 << 40
 
   /// Seconds since 1970 of date `index`, or `nil` when unknown.
   @inline(__always)

@@ -24,12 +24,15 @@ enum CRC32C {
   ///
   /// - Complexity: O(n).
   static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
-    var crc = ~seed
     guard let base = bytes.baseAddress else { return seed }
     let count = bytes.count
-    var offset = 0
-    tables.withUnsafeBufferPointer { table in
+    // The running value and offset live inside the closure: captured from outside, they
+    // were kept in memory across every step when this function is not inlined (2.6 times
+    // slower in a profile of opening an index).
+    return tables.withUnsafeBufferPointer { table -> UInt32 in
       let t = table.baseAddress!
+      var crc = ~seed
+      var offset = 0
       while offset + 8 <= count {
         let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
         let low = UInt32(truncatingIfNeeded: word) ^ crc
@@ -47,7 +50,7 @@ enum CRC32C {
           ^ (crc >> 8)
         offset += 1
       }
+      return ~crc
     }
-    return ~crc
   }
 }

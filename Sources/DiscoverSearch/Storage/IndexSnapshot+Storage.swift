@@ -16,10 +16,13 @@ extension DiscoverIndex {
   /// Opens an index saved with ``save(to:)``.
   ///
   /// Every section's checksum is verified and the structure is validated, so a damaged or
-  /// foreign file is reported, never trusted.
+  /// foreign file is reported, never trusted; sizes in the file are checked against its size
+  /// before anything is allocated for them, and only a regular file is opened (a pipe in its
+  /// place is refused, not waited on).
   ///
   /// - Throws: ``SearchError/Code/io`` when the file cannot be read,
-  ///   ``SearchError/Code/corruptIndex`` when it is damaged, truncated, or of another format.
+  ///   ``SearchError/Code/corruptIndex`` when it is damaged, truncated, of another format, or
+  ///   not a regular file.
   /// - Complexity: O(n) in the file size.
   public static func open(at directory: URL) throws -> DiscoverIndex {
     DiscoverIndex(snapshot: try IndexSnapshot.load(from: directory))
@@ -46,8 +49,10 @@ extension IndexSnapshot {
         .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
     }
     let finalPath = directory.appendingPathComponent(IndexFile.fileName).path
-    // Unique per save, so two saves into one directory never write the same file.
-    let temporaryPath = finalPath + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    // Unique per save, so two saves into one directory never write the same file; what a
+    // killed save left is removed first.
+    AtomicFile.removeAbandonedTemporaries(of: finalPath, in: directory)
+    let temporaryPath = AtomicFile.temporaryPath(for: finalPath)
     var writer = try IndexFileWriter(path: temporaryPath)
     do {
       try write(to: &writer)
@@ -189,7 +194,9 @@ extension IndexSnapshot {
     let likeCounts = try reader.integers()
     let createdAtBase = try reader.array(Int64.self)
     guard createdAtBase.count == 1 else { throw corrupt("the video dates are damaged") }
-    let createdAt = DateColumn(base: createdAtBase[0], offsets: try reader.integers())
+    guard
+      let createdAt = DateColumn(validatingBase: createdAtBase[0], offsets: try reader.integers())
+    else { throw corrupt("the video dates are out of range") }
     let creators = try reader.column(UInt32.self)
     let sounds = try reader.column(UInt32.self)
     let thumbnails = try reader.urls(count: videoCount)

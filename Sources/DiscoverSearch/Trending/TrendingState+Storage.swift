@@ -315,13 +315,12 @@ extension TrendingContent {
     guard FileManager.default.fileExists(atPath: url.path) else {
       return TrendingContent(index: index, configuration: configuration, clock: clock)
     }
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw SearchError(.io, "cannot read \(url.path): \(error.localizedDescription)")
-    }
-    let state = try TrendingState(decoding: [UInt8](data), configuration: configuration)
+    // A file larger than the machine's memory cannot be a state this machine saved, and
+    // reading it would not end (a sparse file of any size costs nothing to make).
+    let bytes = try RegularFile.read(
+      url.path, maximumBytes: Int(clamping: ProcessInfo.processInfo.physicalMemory),
+      advice: "delete \(TrendingFile.fileName) to start trending over")
+    let state = try TrendingState(decoding: bytes, configuration: configuration)
     return TrendingContent(index: index, store: InMemoryTrendingStore(state: state), clock: clock)
   }
 }
@@ -336,7 +335,8 @@ enum AtomicFile {
     } catch {
       throw SearchError(.io, "cannot create \(directory.path): \(error.localizedDescription)")
     }
-    let temporary = url.path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    removeAbandonedTemporaries(of: url.path, in: directory)
+    let temporary = temporaryPath(for: url.path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else {
       throw SearchError(.io, "cannot create \(temporary): \(String(cString: strerror(errno)))")
@@ -360,6 +360,29 @@ enum AtomicFile {
     }
     try moveIntoPlace(
       temporary, at: url.path, in: directory, what: "the new \(url.lastPathComponent)")
+  }
+
+  /// A temporary name for a new version of `finalPath`, unique per write: the writer's
+  /// process id, so that an abandoned one can be told from one being written, and a random
+  /// number, so that two writes in one process never share it.
+  static func temporaryPath(for finalPath: String) -> String {
+    finalPath + temporaryMarker + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+  }
+
+  private static let temporaryMarker = ".tmp-"
+
+  /// Removes the temporary files of `finalPath` left by writers that died before renaming
+  /// them (a process id no process has any more); those of live processes are theirs.
+  static func removeAbandonedTemporaries(of finalPath: String, in directory: URL) {
+    let prefix = (finalPath as NSString).lastPathComponent + temporaryMarker
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+    else { return }
+    for name in names where name.hasPrefix(prefix) {
+      guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0,
+        kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      unlink(directory.appendingPathComponent(name).path)
+    }
   }
 
   /// Renames a flushed temporary file over `finalPath`, then flushes the directory entry so
