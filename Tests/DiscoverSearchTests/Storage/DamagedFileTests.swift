@@ -31,6 +31,19 @@ struct DamagedFileTests {
     PersistenceTests.expectOpenFails(directory, context)
   }
 
+  /// Makes `name` in `directory` a sparse file of `size` bytes (nothing written, nothing on
+  /// disk), then calls `body` with a descriptor open for writing on it.
+  static func withSparseFile(
+    _ name: String, in directory: URL, size: off_t, _ body: (Int32) throws -> Void = { _ in }
+  ) throws {
+    let path = directory.appendingPathComponent(name).path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    try #require(ftruncate(descriptor, size) == 0)
+    try body(descriptor)
+  }
+
   @Test func aFlippedTopBitInTheFooterIsATypedError() throws {
     let image = try Self.savedImage()
     for offset in (image.bytes.count - IndexFile.footerSize)..<image.bytes.count {
@@ -62,11 +75,7 @@ struct DamagedFileTests {
   /// A 64 GiB sparse file costs nothing on disk; opening it must not allocate or read it.
   @Test func aHugeSparseFileIsCorruptAtOnce() throws {
     try PersistenceTests.withTemporaryDirectory { directory in
-      let path = directory.appendingPathComponent(IndexFile.fileName).path
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      try #require(descriptor >= 0)
-      defer { close(descriptor) }
-      try #require(ftruncate(descriptor, 64 << 30) == 0)
+      try Self.withSparseFile(IndexFile.fileName, in: directory, size: 64 << 30)
       let start = Date()
       Self.expectTypedError(directory, "64 GiB sparse file")
       #expect(Date().timeIntervalSince(start) < 10, "the open read the whole file")
@@ -79,17 +88,14 @@ struct DamagedFileTests {
   @Test func aHugeSparseFileWithARealHeaderAndFooterIsCorruptAtOnce() throws {
     let image = try Self.savedImage()
     try PersistenceTests.withTemporaryDirectory { directory in
-      let path = directory.appendingPathComponent(IndexFile.fileName).path
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      try #require(descriptor >= 0)
-      defer { close(descriptor) }
       let size: off_t = 64 << 30
-      try #require(ftruncate(descriptor, size) == 0)
-      let header = Array(image.bytes.prefix(IndexFile.headerSize))
-      let footer = Array(image.bytes.suffix(IndexFile.footerSize))
-      try #require(pwrite(descriptor, header, header.count, 0) == header.count)
-      try #require(
-        pwrite(descriptor, footer, footer.count, size - off_t(footer.count)) == footer.count)
+      try Self.withSparseFile(IndexFile.fileName, in: directory, size: size) { descriptor in
+        let header = Array(image.bytes.prefix(IndexFile.headerSize))
+        let footer = Array(image.bytes.suffix(IndexFile.footerSize))
+        try #require(pwrite(descriptor, header, header.count, 0) == header.count)
+        try #require(
+          pwrite(descriptor, footer, footer.count, size - off_t(footer.count)) == footer.count)
+      }
       let start = Date()
       Self.expectTypedError(directory, "64 GiB sparse file with real ends")
       #expect(Date().timeIntervalSince(start) < 10, "the open read the whole file")
@@ -125,12 +131,8 @@ struct DamagedFileTests {
 
   @Test func aHugeSparseTrendingStateIsRefused() throws {
     try PersistenceTests.withTemporaryDirectory { directory in
-      let path = directory.appendingPathComponent(TrendingFile.fileName).path
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      try #require(descriptor >= 0)
-      defer { close(descriptor) }
       let size = off_t(clamping: ProcessInfo.processInfo.physicalMemory) + (1 << 30)
-      try #require(ftruncate(descriptor, size) == 0)
+      try Self.withSparseFile(TrendingFile.fileName, in: directory, size: size)
       let error = #expect(throws: SearchError.self) {
         _ = try TrendingContent.open(at: directory, index: nil)
       }
