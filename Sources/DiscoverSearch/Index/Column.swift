@@ -31,11 +31,7 @@ final class ColumnStorage: @unchecked Sendable {
   /// for and offered to transparent huge pages; `nil` when the allocator cannot give that
   /// much or the file ends early (`errno` says why, 0 for a short file).
   init?(readingFile descriptor: Int32, byteCount: Int) {
-    var pointer: UnsafeMutableRawPointer?
-    guard byteCount > 0,
-      posix_memalign(&pointer, ColumnStorage.hugePageSize, byteCount) == 0, let pointer
-    else { return nil }
-    LargeMemory.adviseHugePages(pointer, byteCount: byteCount)
+    guard byteCount > 0, let pointer = Self.allocateHugePages(byteCount) else { return nil }
     var done = 0
     while done < byteCount {
       let result = pread(descriptor, pointer + done, byteCount - done, off_t(done))
@@ -71,18 +67,26 @@ final class ColumnStorage: @unchecked Sendable {
   init(byteCount: Int, alignment: Int = 16) {
     self.byteCount = byteCount
     #if os(Linux)
-      if byteCount >= ColumnStorage.hugePageThreshold {
-        var pointer: UnsafeMutableRawPointer?
-        if posix_memalign(&pointer, ColumnStorage.hugePageSize, byteCount) == 0, let pointer {
-          LargeMemory.adviseHugePages(pointer, byteCount: byteCount)
-          base = pointer
-          owner = .malloc
-          return
-        }
+      if byteCount >= ColumnStorage.hugePageThreshold,
+        let pointer = Self.allocateHugePages(byteCount)
+      {
+        base = pointer
+        owner = .malloc
+        return
       }
     #endif
     base = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: alignment)
     owner = .swift
+  }
+
+  /// `byteCount` bytes from the C allocator, aligned to a huge page and offered to the
+  /// kernel for transparent huge pages (freed with `free`), or `nil` when it cannot give
+  /// that much.
+  private static func allocateHugePages(_ byteCount: Int) -> UnsafeMutableRawPointer? {
+    var pointer: UnsafeMutableRawPointer?
+    guard posix_memalign(&pointer, hugePageSize, byteCount) == 0, let pointer else { return nil }
+    LargeMemory.adviseHugePages(pointer, byteCount: byteCount)
+    return pointer
   }
 
   deinit {

@@ -33,7 +33,6 @@ struct IntegerColumn: Sendable {
     count = values.count
   }
 
-  /// Restores a column read from disk; `nil` when the parts do not fit together.
   /// A column of values read from a file: `nil` unless `width` is 1, 2, 4 or 8, the bytes
   /// hold whole values, and (for width 8) every value fits an `Int`.
   init?(width: Int, storage: Column<UInt8>) {

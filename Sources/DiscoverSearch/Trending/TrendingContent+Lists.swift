@@ -507,11 +507,10 @@ struct TrendFormula: Sendable {
 /// "Space/Time Trade-offs in Hash Coding with Allowable Errors", CACM 13(7), 1970). With the
 /// 50 keys of a page, about one other key in ten gets through.
 struct KeyFilter: Sendable {
-  private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
-    0, 0, 0, 0, 0, 0, 0, 0
-  )
+  private var words = InlineArray<8, UInt64>(repeating: 0)
 
-  /// The word and bit of a key: bits of its fingerprint (a key is already a mixed hash).
+  /// The word and bit of a key: its top 9 bits (a key is already a mixed hash), so the word
+  /// is below 8.
   @inline(__always)
   private static func place(of key: ContentKey) -> (word: Int, bit: UInt64) {
     let bits = key.rawValue >> 55
@@ -520,19 +519,12 @@ struct KeyFilter: Sendable {
 
   mutating func insert(_ key: ContentKey) {
     let (word, bit) = Self.place(of: key)
-    withUnsafeMutableBytes(of: &words) { bytes in
-      // SAFETY: `word` is below 8 (the top 9 bits of a key, shifted by 6), inside the tuple.
-      let words = bytes.bindMemory(to: UInt64.self)
-      words[word] |= bit
-    }
+    words[word] |= bit
   }
 
   @inline(__always)
   func mayContain(_ key: ContentKey) -> Bool {
     let (word, bit) = Self.place(of: key)
-    return withUnsafeBytes(of: words) { bytes in
-      // SAFETY: as in `insert`.
-      bytes.load(fromByteOffset: word * 8, as: UInt64.self) & bit != 0
-    }
+    return words[word] & bit != 0
   }
 }

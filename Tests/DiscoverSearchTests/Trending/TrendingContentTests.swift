@@ -216,16 +216,9 @@ extension TrendingTests {
           userPrefix: "r\(number)-", region: number <= 3 ? "BR" : "US")
       }
       try trending.record(contentsOf: events)
-      var seen: [String] = []
-      var cursor: TrendingCursor?
-      repeat {
-        let page = try trending.list(.video, limit: 4, after: cursor)
-        seen += page.items.map(\.id)
-        cursor = page.nextCursor
-        if let cursor {
-          #expect(try TrendingCursor(token: cursor.token) == cursor)
-        }
-      } while cursor != nil
+      let seen = try Self.idsPageByPage(trending, limit: 4) { cursor throws in
+        #expect(try TrendingCursor(token: cursor.token) == cursor)
+      }
       #expect(seen == (1...9).reversed().map { "v\($0)" })
       #expect(try trending.list(.video, region: "br").items.map(\.id) == ["v3", "v2", "v1"])
       let page = try trending.list(.video, limit: 2)
@@ -250,14 +243,23 @@ extension TrendingTests {
       let whole = try trending.list(.video, limit: 20)
       #expect(whole.items.map(\.id) == expected)
       #expect(Set(whole.items.map(\.score)).count == 1)
+      #expect(try Self.idsPageByPage(trending, limit: 3) == expected)
+    }
+
+    /// The ids of the video list, following each page's cursor to the end; `check` sees
+    /// every cursor.
+    private static func idsPageByPage(
+      _ trending: TrendingContent, limit: Int, check: (TrendingCursor) throws -> Void = { _ in }
+    ) throws -> [String] {
       var seen: [String] = []
       var cursor: TrendingCursor?
       repeat {
-        let page = try trending.list(.video, limit: 3, after: cursor)
+        let page = try trending.list(.video, limit: limit, after: cursor)
         seen += page.items.map(\.id)
         cursor = page.nextCursor
+        if let cursor { try check(cursor) }
       } while cursor != nil
-      #expect(seen == expected)
+      return seen
     }
 
     @Test func futureEventsAreRecordedAtNowAndScoresStayFinite() throws {
