@@ -35,11 +35,45 @@ struct ContentKey: Hashable, Sendable, Comparable, FingerprintKey, TableFiller {
 
   /// The key of a region, by its upper-cased code.
   init(region: String) {
-    let isUpper = region.utf8.allSatisfy {
-      !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) && $0 < 0x80
+    // Hashed as it is checked: a code of upper-case ASCII letters and digits, the common
+    // case, is hashed in one pass; any other is upper-cased first.
+    var hash = FNV1a()
+    hash.combine(0x02)
+    let isUpper = Self.withBytes(of: region) { bytes in
+      for byte in bytes {
+        guard byte < 0x80, !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) else {
+          return false
+        }
+        hash.combine(byte)
+      }
+      return true
     }
-    rawValue = Self.nonZero(
-      Self.mix(Self.hash(isUpper ? region : region.uppercased(), tag: 0x02)))
+    let value = isUpper ? hash.value : Self.hash(region.uppercased(), tag: 0x02)
+    rawValue = Self.nonZero(Self.mix(value))
+  }
+
+  /// The key of a hashtag whose name is ASCII letters and digits only, the common case,
+  /// folded (lower-cased) as it is hashed: equal to `ContentKey(.hashtag, folded)`
+  /// without making the folded string. `nil` for any other name, or an empty one.
+  init?(asciiHashtag name: String) {
+    var hash = FNV1a()
+    hash.combine(UInt8(truncatingIfNeeded: 0x10 + ContentType.hashtag.index))
+    var isWord = true
+    let count = Self.withBytes(of: name) { bytes in
+      for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+          hash.combine(byte)
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): hash.combine(byte | 0x20)
+        default:
+          isWord = false
+          return 0
+        }
+      }
+      return bytes.count
+    }
+    guard isWord, count > 0 else { return nil }
+    rawValue = Self.nonZero(Self.mix(hash.value))
   }
 
   /// The key of an item's counters within one region.
@@ -59,14 +93,25 @@ struct ContentKey: Hashable, Sendable, Comparable, FingerprintKey, TableFiller {
   static func < (lhs: ContentKey, rhs: ContentKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// FNV-1a of a tag byte then the string's UTF-8 bytes.
+  @inline(__always)
   private static func hash(_ text: String, tag: UInt8) -> UInt64 {
     var hash = FNV1a()
     hash.combine(tag)
-    var text = text
-    text.withUTF8 { bytes in
+    withBytes(of: text) { bytes in
       for byte in bytes { hash.combine(byte) }
     }
     return hash.value
+  }
+
+  /// Calls `body` with the UTF-8 bytes of `text`, in place when it is stored as UTF-8 (a
+  /// native or small string), without copying the string first.
+  @inline(__always)
+  private static func withBytes<Result>(
+    of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = text
+    return copy.withUTF8(body)
   }
 
   /// MurmurHash3's `fmix64`: every input bit affects every output bit.

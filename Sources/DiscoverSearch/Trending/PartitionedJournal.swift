@@ -128,11 +128,11 @@ struct PartitionedJournal: Sendable {
   private mutating func partitionIndex(creating bucket: Int64) -> Int {
     let (index, found) = location(of: bucket)
     if found { return index }
-    // A new span usually holds about as many entries as the one before it: sized for them,
-    // its table does not rehash while it fills.
+    // A new span usually holds about as many entries as the one before it, give or take the
+    // daily cycle: sized for a quarter more, its table seldom rehashes while it fills.
     let previous = index > 0 ? partitions[index - 1] : nil
     let capacity =
-      previous.map { $0.bucket == JournalKey.lifetime ? 0 : $0.table.count } ?? 0
+      previous.map { $0.bucket == JournalKey.lifetime ? 0 : $0.table.count * 5 / 4 } ?? 0
     partitions.insert(Partition(bucket: bucket, capacity: capacity), at: index)
     return index
   }

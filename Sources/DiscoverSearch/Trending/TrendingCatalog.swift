@@ -25,6 +25,17 @@ final class TrendingCatalog: Sendable {
   /// Each video's hashtag keys, then its sound's key and its effect's key when it has them.
   private let videoUses: [ContentKey]
   private let hashtagKeysByPosition: [ContentKey]
+  /// The distinct hashtags, sounds and effects the catalog's videos use, each once: the
+  /// items a view of a catalog video adds to, numbered densely (a *use number*).
+  let usedItems: [ContentKey]
+  /// Per entry of ``videoUses``, its item's use number: a view adds to a dense array at
+  /// these, without a table lookup per item.
+  private let useNumbers: [Int32]
+  /// Per hashtag, sound and effect document position, the use number of its item, or -1
+  /// when no catalog video uses it.
+  private let documentUseNumbers: [[Int32]]
+  /// The use number of each item in ``usedItems``.
+  private let useNumbersByKey: FingerprintTable<ContentKey, Int32>
 
   init(snapshot: IndexSnapshot) {
     self.snapshot = snapshot
@@ -72,6 +83,38 @@ final class TrendingCatalog: Sendable {
     useSpans = spans
     videoUses = uses
     hashtagKeysByPosition = hashtagKeys
+    (usedItems, useNumbers) = Self.numberUses(uses)
+    var numbers = FingerprintTable<ContentKey, Int32>(minimumCapacity: usedItems.count)
+    for (number, item) in usedItems.enumerated() { numbers[item] = Int32(number) }
+    func documentNumbers(_ table: FingerprintTable<ContentKey, Int32>, count: Int) -> [Int32] {
+      var result = [Int32](repeating: -1, count: count)
+      for (key, position) in table { result[Int(position)] = numbers[key] ?? -1 }
+      return result
+    }
+    useNumbersByKey = numbers
+    documentUseNumbers = [
+      [],
+      documentNumbers(hashtagTable, count: snapshot.catalogHashtagCount),
+      documentNumbers(soundTable, count: snapshot.catalogSoundCount),
+      documentNumbers(effectTable, count: snapshot.catalogEffectCount),
+    ]
+  }
+
+  /// The distinct items of `uses` in order of first use, and each use's number among them.
+  private static func numberUses(_ uses: [ContentKey]) -> ([ContentKey], [Int32]) {
+    var numbers = FingerprintTable<ContentKey, Int32>()
+    var items: [ContentKey] = []
+    var useNumbers: [Int32] = []
+    useNumbers.reserveCapacity(uses.count)
+    for use in uses {
+      let number = numbers.modifyValue(forKey: use, inserting: Int32(items.count)) {
+        number, isNew in
+        if isNew { items.append(use) }
+        return number
+      }
+      useNumbers.append(number)
+    }
+    return (items, useNumbers)
   }
 
   /// An empty catalog, for trending content without an index.
@@ -132,6 +175,34 @@ final class TrendingCatalog: Sendable {
   @inline(__always)
   func forEachUse(ofVideoAt position: Int, _ body: (ContentKey) -> Void) {
     for index in useSpans[position].range { body(videoUses[index]) }
+  }
+
+  /// The use numbers (see ``usedItems``) of what a catalog video uses, in a buffer valid
+  /// only inside `body`.
+  @inline(__always)
+  func withUseNumbers<Result>(
+    ofVideoAt position: Int, _ body: (UnsafeBufferPointer<Int32>) -> Result
+  ) -> Result {
+    let range = useSpans[position].range
+    return useNumbers.withUnsafeBufferPointer { numbers in
+      // SAFETY: a span's range lies inside `videoUses`, which `useNumbers` parallels.
+      precondition(range.upperBound <= numbers.count, "a use span past the uses")
+      return body(UnsafeBufferPointer(rebasing: numbers[range]))
+    }
+  }
+
+  /// The use number of the item at a hashtag, sound or effect document position, or `nil`
+  /// when no catalog video uses it.
+  @inline(__always)
+  func useNumber(of type: ContentType, at position: Int) -> Int? {
+    let number = documentUseNumbers[type.index][position]
+    return number < 0 ? nil : Int(number)
+  }
+
+  /// The use number of an item, or `nil` when no catalog video uses it.
+  @inline(__always)
+  func useNumber(of item: ContentKey) -> Int? {
+    useNumbersByKey[item].map(Int.init)
   }
 
   /// Calls `body` with the key of each item of one type (hashtag, sound or effect) that a

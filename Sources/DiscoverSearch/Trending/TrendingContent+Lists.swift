@@ -257,7 +257,9 @@ extension TrendingContent {
           key: item, position: Int(position), score: terms.z,
           observed: terms.observed, expected: terms.expected,
           distinctUsers: terms.distinctUsers,
-          views: state.lifetimeViews(of: item, key.type, counters: counters),
+          views: isVideo
+            ? UInt64(counters.views)
+            : state.useViews.views(of: item, key.type, at: Int(position), in: catalog),
           actors: counters.lifetimeActors, isRising: terms.isRising))
     }
     return (items, cooled)

@@ -41,6 +41,14 @@ extension TrendingContent {
   public func record(contentsOf events: some Sequence<ContentEvent>) throws(SearchError)
     -> TrendingRecordReport
   {
+    // An array's buffer is shared, not copied; the loop below then reads it without the
+    // generic iterator's calls through witness tables.
+    try record(ContiguousArray(events))
+  }
+
+  private func record(_ events: ContiguousArray<ContentEvent>) throws(SearchError)
+    -> TrendingRecordReport
+  {
     let now = clock()
     let catalog = self.catalog
     var report = TrendingRecordReport()
@@ -49,23 +57,24 @@ extension TrendingContent {
       // In groups: the lookups of a group are prefetched together before it is applied.
       var group: [EventContribution] = []
       group.reserveCapacity(Self.prefetchGroupSize)
-      var iterator = events.makeIterator()
-      while true {
+      var next = events.startIndex
+      while next < events.endIndex {
         group.removeAll(keepingCapacity: true)
-        while group.count < Self.prefetchGroupSize, let event = iterator.next() {
+        while group.count < Self.prefetchGroupSize, next < events.endIndex {
           do throws(SearchError) {
-            group.append(try EventContribution(event, now: now))
+            group.append(try EventContribution(events[next], now: now))
+            next += 1
           } catch {
             failure = error
             break
           }
         }
-        for contribution in group { contribution.prefetch(in: state, catalog: catalog) }
+        for index in group.indices { group[index].prefetch(in: state, catalog: catalog) }
         for contribution in group {
           report.add(contribution.apply(to: &state, catalog: catalog))
           state.evictIfNeeded(at: Double(state.newestTime))
         }
-        if failure != nil || group.count < Self.prefetchGroupSize { return }
+        if failure != nil { return }
       }
     }
     if let failure { throw failure }
@@ -156,8 +165,11 @@ struct EventContribution: Sendable {
   let region: UInt64
   /// For a post that named what it uses.
   let posted: VideoUses?
+  /// For a view, like or share: its journal key, once ``prefetch(in:catalog:)`` made it.
+  private var preparedKey: JournalKey?
 
-  init(_ event: ContentEvent, now: Date) throws(SearchError) {
+  /// Checks an event and makes its keys.
+  init(_ event: borrowing ContentEvent, now: Date) throws(SearchError) {
     try Self.validate(event.videoID, "video id")
     try Self.validate(event.userID, "user id")
     let seconds = event.time.timeIntervalSinceReferenceDate
@@ -190,7 +202,9 @@ struct EventContribution: Sendable {
   }
 
   /// What a post names, or `nil` when it names nothing (the index's video is used).
-  private static func postedUses(of event: ContentEvent) throws(SearchError) -> VideoUses? {
+  private static func postedUses(of event: borrowing ContentEvent) throws(SearchError)
+    -> VideoUses?
+  {
     guard event.kind == .post else { return nil }
     guard event.hashtags.count <= TrendingContent.maximumHashtagsPerPost else {
       throw SearchError(
@@ -199,14 +213,15 @@ struct EventContribution: Sendable {
       )
     }
     var hashtags: [ContentKey] = []
+    hashtags.reserveCapacity(event.hashtags.count)
     for name in event.hashtags {
       try validate(name, "hashtag")
-      let folded = TrendingCatalog.foldHashtag(name)
-      guard !folded.isEmpty else {
-        throw SearchError(
-          .invalidArgument, "the hashtag \"\(name)\" has no letters or digits; leave it out")
+      var key: ContentKey
+      if let ascii = ContentKey(asciiHashtag: name) {
+        key = ascii
+      } else {
+        key = try foldedHashtagKey(name)
       }
-      let key = ContentKey(.hashtag, folded)
       if !hashtags.contains(key) { hashtags.append(key) }
     }
     if let sound = event.sound { try validate(sound, "sound id") }
@@ -215,6 +230,17 @@ struct EventContribution: Sendable {
       hashtags: hashtags, sound: event.sound.map { ContentKey(.sound, $0) },
       effect: event.effect.map { ContentKey(.effect, $0) })
     return uses.isEmpty ? nil : uses
+  }
+
+  /// The key of a hashtag that is not plain ASCII letters and digits, folded by the
+  /// analyzer.
+  private static func foldedHashtagKey(_ name: String) throws(SearchError) -> ContentKey {
+    let folded = TrendingCatalog.foldHashtag(name)
+    guard !folded.isEmpty else {
+      throw SearchError(
+        .invalidArgument, "the hashtag \"\(name)\" has no letters or digits; leave it out")
+    }
+    return ContentKey(.hashtag, folded)
   }
 
   private static func validate(_ value: String, _ name: String) throws(SearchError) {
@@ -251,17 +277,19 @@ struct EventContribution: Sendable {
     }
   }
 
-  /// The journal key of a view, like or share.
-  private func engagementKey(in state: TrendingState) -> JournalKey {
-    JournalKey(
-      item: video, actor: user, bucket: state.clock(.video).bucket(of: time), region: region)
+  /// The journal key of a view, like or share, with the video clock's bucket length.
+  private func engagementKey(bucketLength: Int64) -> JournalKey {
+    preparedKey
+      ?? JournalKey(
+        item: video, actor: user, bucket: floorDivide(time, bucketLength), region: region)
   }
 
-  /// Starts loading what applying a view, like or share looks up first: its journal entry,
-  /// the video's counters and its catalog position.
-  func prefetch(in state: TrendingState, catalog: TrendingCatalog) {
+  /// Makes the journal key of a view, like or share, and starts loading what applying it
+  /// looks up first: its journal entry, the video's counters and its catalog position.
+  mutating func prefetch(in state: TrendingState, catalog: TrendingCatalog) {
     guard kind != .post else { return }
-    let key = engagementKey(in: state)
+    let key = engagementKey(bucketLength: state.clock(.video).bucketLength)
+    preparedKey = key
     state.journal.prefetch(key)
     state.counters[ContentType.video.index].prefetch(video)
     if region != 0 {
@@ -276,12 +304,12 @@ struct EventContribution: Sendable {
     let views: UInt32 = kind == .view ? 1 : 0
     let weight: UInt8 = kind == .share ? 3 : kind == .like ? 2 : 1
     let outcome = state.contribute(
-      engagementKey(in: state),
+      engagementKey(bucketLength: state.clock(.video).bucketLength),
       JournalEntry(
         type: .video, user: user, time: time, lastTime: time, weight: weight, views: views))
     if views > 0, outcome != .tooOld {
       if let position = catalog.position(of: video, .video) {
-        catalog.forEachUse(ofVideoAt: position) { state.addViews(views, to: $0) }
+        state.useViews.add(views, toUsesOfVideoAt: position, catalog: catalog)
       } else if let posted = state.postedVideos[video] {
         for hashtag in posted.hashtags { state.addViews(views, to: hashtag) }
         if let sound = posted.sound { state.addViews(views, to: sound) }

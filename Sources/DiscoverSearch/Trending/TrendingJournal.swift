@@ -13,21 +13,49 @@ struct JournalKey: Hashable, Sendable, FingerprintKey {
   /// The ``bucket`` of a contribution that counts once for the item's whole life.
   static let lifetime: Int64 = -1 << 62
 
-  var item: ContentKey
-  var actor: ContentKey
-  var bucket: Int64
+  /// The fingerprint's high half, kept so that a table walk never mixes a resident's four
+  /// fields again: first, so that two keys usually differ at their first word.
+  private let hash: UInt32
+  /// The bucket in 32 bits: buckets are whole short half-lives (60 s at least) since
+  /// 2001-01-01 until the year 2127 (``TrendingState/latestSeconds``), from 0 to under 2³¹;
+  /// ``lifetime`` is stored as `Int32.min`.
+  private let storedBucket: Int32
+  let item: ContentKey
+  let actor: ContentKey
   /// The region key, 0 for none. Part of the key, so that an entry's region never changes
   /// whatever order its events come in; a user seen in two regions within one span counts
   /// once in each.
-  var region: UInt64
+  let region: UInt64
 
-  /// The four fields mixed (each multiplied by its own odd constant, then `fmix64`).
-  var fingerprint: UInt64 {
-    ContentKey.mix(
-      item.rawValue &+ actor.rawValue &* 0x9E37_79B9_7F4A_7C15
-        &+ UInt64(bitPattern: bucket) &* 0xC2B2_AE3D_27D4_EB4F
-        &+ region &* 0x1656_67B1_9E37_79F9)
+  /// - Precondition: `bucket` is ``lifetime`` or fits in 32 bits (``isValidBucket(_:)``).
+  init(item: ContentKey, actor: ContentKey, bucket: Int64, region: UInt64) {
+    precondition(Self.isValidBucket(bucket), "a journal bucket out of range: \(bucket)")
+    self.item = item
+    self.actor = actor
+    self.region = region
+    storedBucket = bucket == Self.lifetime ? .min : Int32(bucket)
+    // The four fields mixed (each multiplied by its own odd constant, then `fmix64`).
+    hash = UInt32(
+      truncatingIfNeeded: ContentKey.mix(
+        item.rawValue &+ actor.rawValue &* 0x9E37_79B9_7F4A_7C15
+          &+ UInt64(bitPattern: bucket) &* 0xC2B2_AE3D_27D4_EB4F
+          &+ region &* 0x1656_67B1_9E37_79F9) >> 32)
   }
+
+  /// Whether a bucket read from outside can be stored.
+  static func isValidBucket(_ bucket: Int64) -> Bool {
+    bucket == lifetime || (Int64(Int32.min) + 1...Int64(Int32.max)).contains(bucket)
+  }
+
+  /// The deduplication span: a whole number of short half-lives since 2001-01-01, or
+  /// ``lifetime``.
+  var bucket: Int64 { storedBucket == .min ? Self.lifetime : Int64(storedBucket) }
+
+  /// Whether the entry counts once for the item's whole life.
+  var isLifetime: Bool { storedBucket == .min }
+
+  /// The stored hash in both halves: a table takes a key's slot from the high bits.
+  var fingerprint: UInt64 { UInt64(hash) << 32 | UInt64(hash) }
 
   /// The key of the entry's counter within its region (meaningful when it has one).
   var regionalCounterKey: ContentKey { item.inRegion(ContentKey(rawValue: region)) }

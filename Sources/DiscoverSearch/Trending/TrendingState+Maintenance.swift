@@ -22,12 +22,11 @@ extension TrendingState {
       for counterKey in key.counterKeys {
         adjustLifetime(
           entry.type, counterKey, views: entry.views,
-          actors: key.bucket == JournalKey.lifetime ? 1 : 0)
+          actors: key.isLifetime ? 1 : 0)
       }
       if entry.type == .video, entry.views > 0 {
         for (_, item) in viewedItems(key.item) {
-          guard let views = useViews[item] else { continue }
-          useViews[item] = views - min(views, UInt64(entry.views))
+          useViews.subtract(UInt64(entry.views), from: item)
         }
       }
     }
@@ -85,11 +84,11 @@ extension TrendingState {
         counters[index][key] = merged
       }
     }
-    for (key, views) in other.useViews { useViews[key, default: 0] &+= views }
+    for (key, views) in other.useViews.folded { useViews.add(views, to: key) }
     for (key, entry) in other.journal {
       if let existing = journal[key] {
         journal[key] = existing.merged(with: entry)
-        if key.bucket == JournalKey.lifetime {
+        if key.isLifetime {
           for counterKey in key.counterKeys {
             adjustLifetime(entry.type, counterKey, views: 0, actors: 1)
           }
@@ -138,7 +137,7 @@ extension TrendingState {
       evicted.insert(victim.key)
     }
     // An item's use views go with its global counter.
-    useViews.removeAll { key, _ in evicted.contains(key) }
+    useViews.removeAll { evicted.contains($0) }
     // An entry goes with any of its counters: the item's, or the item's in its region.
     journal.removeAll { key, _ in
       evicted.contains(key.item)

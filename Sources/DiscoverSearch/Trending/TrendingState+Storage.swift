@@ -73,6 +73,7 @@ extension TrendingState {
       payload.append(UInt32(posted.hashtags.count))
       for hashtag in posted.hashtags { payload.append(hashtag.rawValue) }
     }
+    let useViews = useViews.folded
     payload.append(UInt64(useViews.count))
     for (item, views) in useViews.sorted(by: { $0.key < $1.key }) {
       payload.append(item.rawValue)
@@ -169,11 +170,14 @@ extension TrendingState {
     newestTime = try reader.read(Int64.self, or: damaged("no newest time"))
     let entryCount = try reader.count(of: 61, or: damaged("bad journal length"))
     for _ in 0..<entryCount {
-      let key = JournalKey(
-        item: ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal"))),
-        actor: ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal"))),
-        bucket: try reader.read(Int64.self, or: damaged("journal")),
-        region: try reader.read(UInt64.self, or: damaged("journal")))
+      let item = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal")))
+      let actor = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("journal")))
+      let bucket = try reader.read(Int64.self, or: damaged("journal"))
+      let region = try reader.read(UInt64.self, or: damaged("journal"))
+      guard JournalKey.isValidBucket(bucket) else {
+        throw damaged("a journal entry's span out of range")
+      }
+      let key = JournalKey(item: item, actor: actor, bucket: bucket, region: region)
       let typeIndex = Int(try reader.read(UInt8.self, or: damaged("journal")))
       let weight = try reader.read(UInt8.self, or: damaged("journal"))
       guard typeIndex < 4, (1...3).contains(weight) else { throw damaged("a bad journal entry") }
@@ -231,7 +235,7 @@ extension TrendingState {
     for _ in 0..<viewCount {
       let item = ContentKey(rawValue: try reader.read(UInt64.self, or: damaged("use views")))
       guard item.isValid else { throw damaged("use views without an item") }
-      useViews[item] = try reader.read(UInt64.self, or: damaged("use views"))
+      useViews.add(try reader.read(UInt64.self, or: damaged("use views")), to: item)
     }
   }
 }

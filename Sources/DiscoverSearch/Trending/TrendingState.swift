@@ -46,13 +46,15 @@ public struct TrendingState: Sendable {
   /// candidates of the type's lists, each with a copy of its counters.
   var hot = [CandidateList](repeating: CandidateList(), count: 4)
   /// The lifetime views of the hashtags, sounds and effects videos use: the views of those
-  /// videos, in all regions. Kept apart from the counters, two numbers per item, so that the
-  /// ten or so of them a view adds to stay in cache.
-  var useViews = FingerprintTable<ContentKey, UInt64>()
+  /// videos, in all regions. Kept apart from the counters (see ``UseViews``).
+  var useViews = UseViews()
   /// Associations of videos known from posts.
   var postedVideos: [ContentKey: PostedVideo] = [:]
   /// Bumped by every change, for list caches.
   var generation: UInt64 = 0
+  /// Per content type, the weights and threshold last computed: events come about in time
+  /// order, several in each second, and reuse them. A cache only, never compared or saved.
+  private var memos = InlineArray<4, WeightMemo>(repeating: WeightMemo())
 
   init(configuration: TrendingConfiguration) {
     self.configuration = configuration
@@ -91,12 +93,10 @@ public struct TrendingState: Sendable {
     let isNew = previous == nil
     let reweighs = isNew || !previous!.weighsTheSame(as: updated)
     // Each weight once, for the global and the regional counter alike.
-    let unit = clock.weight(
-      at: updated.time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
-    var shortDelta = UInt64(updated.weight) &* unit
-    var longDelta =
-      UInt64(updated.weight)
-      &* clock.weight(at: updated.time, landmark: longLandmark, halfLife: clock.longHalfLife)
+    let units = memos[type.index].weights(
+      at: updated.time, shortLandmark: shortLandmark, longLandmark: longLandmark, clock: clock)
+    var shortDelta = UInt64(updated.weight) &* units.short
+    var longDelta = UInt64(updated.weight) &* units.long
     if let previous, reweighs {
       shortDelta &-=
         UInt64(previous.weight)
@@ -106,8 +106,10 @@ public struct TrendingState: Sendable {
         &* clock.weight(at: previous.time, landmark: longLandmark, halfLife: clock.longHalfLife)
     }
     let userHash = DistinctSketch.hash(of: entry.user)
-    let actors: UInt32 = isNew && key.bucket == JournalKey.lifetime ? 1 : 0
-    let threshold = hotThreshold(type)
+    let actors: UInt32 = isNew && key.isLifetime ? 1 : 0
+    let threshold = memos[type.index].threshold(
+      at: newestTime, landmark: shortLandmark, clock: clock,
+      minimum: configuration.minimumObservedCount)
     let deltas = CounterDeltas(
       short: reweighs ? shortDelta : 0, long: reweighs ? longDelta : 0,
       user: isNew ? userHash : nil, views: entry.views, actors: actors)
@@ -175,13 +177,13 @@ public struct TrendingState: Sendable {
   /// effect), without a journal entry: those items trend by their participants and uses, and
   /// their views, a total over all regions, are only shown.
   mutating func addViews(_ views: UInt32, to item: ContentKey) {
-    useViews[item, default: 0] &+= UInt64(views)
+    useViews.add(UInt64(views), to: item)
   }
 
   /// The lifetime views of an item: a video's own (in its region, for a regional counter), or
   /// the views of the videos using a hashtag, sound or effect (in all regions).
   func lifetimeViews(of item: ContentKey, _ type: ContentType, counters: ItemCounters) -> UInt64 {
-    type == .video ? UInt64(counters.views) : useViews[item] ?? 0
+    type == .video ? UInt64(counters.views) : useViews.views(of: item)
   }
 
   /// Records what a post said a video uses; the earliest post wins.
@@ -279,31 +281,44 @@ public struct TrendingState: Sendable {
       counter.short = 0
       return true
     }
-    func add(_ weight: UInt64, to counterKey: ContentKey, of item: ContentKey, region: UInt64) {
-      let crosses = table.modifyValue(forKey: counterKey, inserting: .filler) { counter, _ in
-        let before = Double(counter.short)
-        counter.short &+= weight
-        return before < threshold && Double(counter.short) >= threshold
-      }
-      if crosses {
-        // Its counters are copied once the walk is done.
-        candidates.insert(counter: counterKey, item: item, region: region, counters: .filler)
-      }
-    }
     journal.forEachEntry(from: cutoff) { key, entry in
       guard entry.type == type else { return }
       let weight =
         UInt64(entry.weight)
         &* clock.weight(at: entry.time, landmark: landmark, halfLife: clock.shortHalfLife)
       guard weight > 0 else { return }
-      add(weight, to: key.item, of: key.item, region: 0)
+      Self.addShort(
+        weight, to: key.item, of: key.item, region: 0, threshold: threshold, table: &table,
+        candidates: &candidates)
       if key.region != 0 {
-        add(weight, to: key.regionalCounterKey, of: key.item, region: key.region)
+        Self.addShort(
+          weight, to: key.regionalCounterKey, of: key.item, region: key.region,
+          threshold: threshold, table: &table, candidates: &candidates)
       }
     }
     candidates.resynchronize(from: table)
     counters[type.index] = table
     hot[type.index] = candidates
+  }
+
+  /// Adds a weight to a counter's short sum during a landmark move; the counter becomes a
+  /// candidate (its counters copied once the walk is done) when the sum crosses `threshold`.
+  /// Static, with the table and candidates passed in: a nested function capturing them
+  /// would check exclusive access to them on every call.
+  @inline(__always)
+  private static func addShort(
+    _ weight: UInt64, to counterKey: ContentKey, of item: ContentKey, region: UInt64,
+    threshold: Double, table: inout FingerprintTable<ContentKey, ItemCounters>,
+    candidates: inout CandidateList
+  ) {
+    let crosses = table.modifyValue(forKey: counterKey, inserting: .filler) { counter, _ in
+      let before = Double(counter.short)
+      counter.short &+= weight
+      return before < threshold && Double(counter.short) >= threshold
+    }
+    if crosses {
+      candidates.insert(counter: counterKey, item: item, region: region, counters: .filler)
+    }
   }
 
   /// Makes the entry's global counter, and its regional one, candidates of their lists when
@@ -330,9 +345,18 @@ public struct TrendingState: Sendable {
   /// observed count at the newest time, in fixed-point units of the short landmark.
   func hotThreshold(_ type: ContentType) -> Double {
     guard let landmark = shortLandmarks[type.index] else { return .infinity }
-    let clock = clock(type)
-    return configuration.minimumObservedCount
-      * clock.unitValue(at: newestTime, landmark: landmark, halfLife: clock.shortHalfLife)
+    return Self.hotThreshold(
+      clock: clock(type), landmark: landmark, newestTime: newestTime,
+      minimum: configuration.minimumObservedCount)
+  }
+
+  /// ``hotThreshold(_:)`` from its parts: static, so that recording, which changes the
+  /// state, does not copy it to call a method that reads it.
+  @inline(__always)
+  static func hotThreshold(
+    clock: DecayClock, landmark: Int64, newestTime: Int64, minimum: Double
+  ) -> Double {
+    minimum * clock.unitValue(at: newestTime, landmark: landmark, halfLife: clock.shortHalfLife)
   }
 
   /// Drops journal entries of `types` older than their retention horizon, then recomputes
@@ -393,6 +417,50 @@ public struct TrendingState: Sendable {
     }
   }
 
+}
+
+/// The short and long weights of one contribution time and the candidate threshold of one
+/// newest time, kept for the next contribution of the same second.
+struct WeightMemo: Sendable {
+  private var time: Int64 = .min
+  private var shortLandmark: Int64 = .min
+  private var longLandmark: Int64 = .min
+  private var short: UInt64 = 0
+  private var long: UInt64 = 0
+  private var thresholdTime: Int64 = .min
+  private var thresholdLandmark: Int64 = .min
+  private var threshold = 0.0
+
+  /// The unit weights at `time` against the two landmarks.
+  @inline(__always)
+  mutating func weights(
+    at time: Int64, shortLandmark: Int64, longLandmark: Int64, clock: DecayClock
+  ) -> (short: UInt64, long: UInt64) {
+    if time != self.time || shortLandmark != self.shortLandmark
+      || longLandmark != self.longLandmark
+    {
+      self.time = time
+      self.shortLandmark = shortLandmark
+      self.longLandmark = longLandmark
+      short = clock.weight(at: time, landmark: shortLandmark, halfLife: clock.shortHalfLife)
+      long = clock.weight(at: time, landmark: longLandmark, halfLife: clock.longHalfLife)
+    }
+    return (short, long)
+  }
+
+  /// ``TrendingState/hotThreshold(clock:landmark:newestTime:minimum:)``.
+  @inline(__always)
+  mutating func threshold(
+    at newestTime: Int64, landmark: Int64, clock: DecayClock, minimum: Double
+  ) -> Double {
+    if newestTime != thresholdTime || landmark != thresholdLandmark {
+      thresholdTime = newestTime
+      thresholdLandmark = landmark
+      threshold = TrendingState.hotThreshold(
+        clock: clock, landmark: landmark, newestTime: newestTime, minimum: minimum)
+    }
+    return threshold
+  }
 }
 
 /// Which list a ranking is: a type, globally (region 0) or in one region.
