@@ -191,6 +191,21 @@ final class TrendingCatalog: Sendable {
     }
   }
 
+  /// The use numbers of what a catalog video uses of one type (hashtags, sound or effect),
+  /// in a buffer valid only inside `body`.
+  @inline(__always)
+  func withUseNumbers<Result>(
+    ofVideoAt position: Int, ofType type: ContentType,
+    _ body: (UnsafeBufferPointer<Int32>) -> Result
+  ) -> Result {
+    let range = useSpans[position].range(of: type)
+    return useNumbers.withUnsafeBufferPointer { numbers in
+      // SAFETY: a span's range lies inside `videoUses`, which `useNumbers` parallels.
+      precondition(range.upperBound <= numbers.count, "a use span past the uses")
+      return body(UnsafeBufferPointer(rebasing: numbers[range]))
+    }
+  }
+
   /// The use number of the item at a hashtag, sound or effect document position, or `nil`
   /// when no catalog video uses it.
   @inline(__always)

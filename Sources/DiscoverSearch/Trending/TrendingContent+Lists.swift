@@ -13,6 +13,8 @@ struct Ranking: Sendable {
   var catalog: TrendingCatalog
   /// Every listed item, in no particular order.
   var items: [RankedItem]
+  /// Each item's score, in the order of ``items``: what selections read, compactly.
+  var scores: [Double]
   /// The indices in ``items`` of the best ones, best first: all of them when few.
   var ordered: [Int32]
 
@@ -21,6 +23,15 @@ struct Ranking: Sendable {
 
   /// Whether ``ordered`` holds every item.
   var isOrderedWhole: Bool { ordered.count == items.count }
+
+  /// A score that the next computation of this list likely finds at least
+  /// ``orderedLength`` items above: the last ordered score, lowered by a quarter of its size
+  /// (scores drift between refreshes), or `nil` when this list orders all its items.
+  var nextSelectionHint: Double? {
+    guard !isOrderedWhole, let last = ordered.last else { return nil }
+    let cutoff = scores[Int(last)]
+    return cutoff - 0.25 * abs(cutoff) - 0.05
+  }
 }
 
 /// The featured videos of the items pages asked for, from one video ranking: each item's
@@ -29,7 +40,15 @@ struct FeaturedIndex: Sendable {
   var computedAt: Double
   var generation: UInt64
   var catalog: TrendingCatalog
+  /// The indices in the video ranking's items of its best ``featuredDepth`` videos, the
+  /// only ones featured, in no particular order.
+  var depth: [Int32]
   var positions: FingerprintTable<ContentKey, FeaturedVideos>
+
+  /// How deep in the video list featured videos are taken from: the first 1,000 videos, a
+  /// grid scrolled far down. A deeper video is hardly trending, and the bound keeps finding
+  /// a page's featured videos O(1,000 · uses) however many videos are listed.
+  static let featuredDepth = 1_000
 }
 
 /// An item's best three trending videos, best first, inline: their scores and catalog
@@ -85,14 +104,36 @@ struct FeaturedVideos: Sendable, TableFiller {
 /// One listed item of a ranking.
 struct RankedItem: Sendable {
   var key: ContentKey
-  var position: Int
   var score: Double
   var observed: Double
   var expected: Double
-  var distinctUsers: Int
+  /// A video's views in the list's region, copied when the list is computed; a hashtag's,
+  /// sound's or effect's views, read when a page shows it (a table lookup each, for the few
+  /// items of a page rather than for every listed one).
   var views: UInt64
+  private var storedPosition: Int32
+  private var storedDistinctUsers: Int32
   var actors: UInt32
   var isRising: Bool
+
+  init(
+    key: ContentKey, position: Int, score: Double, observed: Double, expected: Double,
+    distinctUsers: Int, views: UInt64, actors: UInt32, isRising: Bool
+  ) {
+    self.key = key
+    self.score = score
+    self.observed = observed
+    self.expected = expected
+    self.views = views
+    storedPosition = Int32(position)
+    storedDistinctUsers = Int32(clamping: distinctUsers)
+    self.actors = actors
+    self.isRising = isRising
+  }
+
+  /// The item's catalog position.
+  var position: Int { Int(storedPosition) }
+  var distinctUsers: Int { Int(storedDistinctUsers) }
 }
 
 /// What the score of one counter comes to.
@@ -138,8 +179,16 @@ extension TrendingContent {
     }
     let catalog = self.catalog
     let ranking = try self.ranking(type, region: regionName, catalog: catalog)
-    let (selected, hasMore) = Self.page(
+    var (selected, hasMore) = Self.page(
       of: ranking, type: type, after: cursor, limit: limit, catalog: catalog)
+    if type != .video {
+      try store.withState { state throws(SearchError) in
+        for index in selected.indices {
+          selected[index].views = state.useViews.views(
+            of: selected[index].key, type, at: selected[index].position, in: catalog)
+        }
+      }
+    }
     let featured =
       type == .video
       ? [:]
@@ -171,23 +220,22 @@ extension TrendingContent {
     {
       return cached
     }
-    let ranking = try computeRanking(key, at: now, catalog: catalog)
+    let hint = caches.withLock { caches in
+      caches.rankings[key].flatMap { $0.catalog === catalog ? $0.nextSelectionHint : nil }
+    }
+    let ranking = try computeRanking(key, at: now, catalog: catalog, hint: hint)
     caches.withLock { $0.rankings[key] = ranking }
     return ranking
   }
 
-  /// How many candidates ahead scoring prefetches the view totals of hashtags, sounds and
-  /// effects.
-  private static let lookahead = 8
-
   /// Scores every candidate of the list and keeps those listed, unordered; drops the
   /// candidates that cooled.
-  private func computeRanking(_ key: RankingKey, at now: Double, catalog: TrendingCatalog)
-    throws(SearchError) -> Ranking
-  {
+  private func computeRanking(
+    _ key: RankingKey, at now: Double, catalog: TrendingCatalog, hint: Double?
+  ) throws(SearchError) -> Ranking {
     let blocked = blockedKeys(catalog: catalog)
-    let (items, generation) = try store.withState {
-      state throws(SearchError) -> ([RankedItem], UInt64) in
+    let (items, scores, above, generation) = try store.withState {
+      state throws(SearchError) -> ([RankedItem], [Double], [Int32], UInt64) in
       // Taken out while scored, so that it changes in place.
       var candidates = state.hot[key.type.index]
       state.hot[key.type.index] = CandidateList()
@@ -196,27 +244,34 @@ extension TrendingContent {
       }
       guard let list = candidates.list(ofRegion: key.region) else {
         state.hot[key.type.index] = candidates
-        return ([], state.generation)
+        return ([], [], [], state.generation)
       }
-      let (items, cooled) = candidates.withCandidates(ofList: list) { candidates in
-        Self.score(&candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked)
+      let scored = candidates.withCandidates(ofList: list) { candidates in
+        Self.score(
+          &candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked,
+          hint: hint ?? .infinity)
       }
-      candidates.remove(atSortedOffsets: cooled, fromList: list)
+      candidates.remove(atSortedOffsets: scored.cooled, fromList: list)
       state.hot[key.type.index] = candidates
-      return (items, state.generation)
+      return (scored.items, scored.scores, scored.above, state.generation)
     }
+    // When enough items scored at least the hint, the best ones are all among them.
     let ordered = Self.select(
-      from: items, type: key.type, after: nil, count: Ranking.orderedLength, catalog: catalog)
+      from: items, scores: scores,
+      among: above.count >= Ranking.orderedLength ? above : nil, type: key.type, after: nil,
+      count: Ranking.orderedLength, catalog: catalog)
     return Ranking(
-      computedAt: now, generation: generation, catalog: catalog, items: items, ordered: ordered)
+      computedAt: now, generation: generation, catalog: catalog, items: items, scores: scores,
+      ordered: ordered)
   }
 
-  /// The listed items among the candidates of the list, and the offsets of those that
-  /// cooled, in increasing order; looks up the positions not yet resolved.
+  /// The listed items among the candidates of the list with their scores, the indices of
+  /// those scoring at least `hint`, and the offsets of the candidates that cooled, in
+  /// increasing order; looks up the positions not yet resolved.
   private static func score(
     _ candidates: inout [CandidateList.Candidate], of key: RankingKey, state: TrendingState,
-    at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>
-  ) -> (items: [RankedItem], cooled: [Int]) {
+    at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>, hint: Double
+  ) -> (items: [RankedItem], scores: [Double], above: [Int32], cooled: [Int]) {
     let formula = TrendFormula(key.type, state: state, at: now)
     let shortFactor = formula.shortFactor
     let floor = formula.minimumObservedCount
@@ -227,19 +282,18 @@ extension TrendingContent {
     let isVideo = key.type == .video
     var items: [RankedItem] = []
     items.reserveCapacity(candidates.count)
+    var scores: [Double] = []
+    scores.reserveCapacity(candidates.count)
     var cooled: [Int] = []
+    var above: [Int32] = []
     for offset in candidates.indices {
-      if !isVideo, offset + lookahead < candidates.count {
-        state.useViews.prefetch(candidates[offset + lookahead].item)
-      }
-      let candidate = candidates[offset]
-      let counters = candidate.counters
+      let counters = candidates[offset].counters
       guard Double(counters.short) * shortFactor >= floor else {
         if Double(counters.short) < threshold { cooled.append(offset) }
         continue
       }
-      let item = candidate.item
-      var position = candidate.position
+      let item = candidates[offset].item
+      var position = candidates[offset].position
       if position == CandidateList.Candidate.unresolved {
         position =
           catalog.position(of: item, key.type).map(Int32.init)
@@ -256,13 +310,12 @@ extension TrendingContent {
         RankedItem(
           key: item, position: Int(position), score: terms.z,
           observed: terms.observed, expected: terms.expected,
-          distinctUsers: terms.distinctUsers,
-          views: isVideo
-            ? UInt64(counters.views)
-            : state.useViews.views(of: item, key.type, at: Int(position), in: catalog),
+          distinctUsers: terms.distinctUsers, views: isVideo ? UInt64(counters.views) : 0,
           actors: counters.lifetimeActors, isRising: terms.isRising))
+      if terms.z >= hint { above.append(Int32(scores.count)) }
+      scores.append(terms.z)
     }
-    return (items, cooled)
+    return (items, scores, above, cooled)
   }
 
   /// Whether the blocklist keeps an item out: the item itself, or for a video anything it
@@ -310,7 +363,8 @@ extension TrendingContent {
       return (ordered[start..<end].map { items[Int($0)] }, end < ordered.count)
     }
     let selected = select(
-      from: items, type: type, after: cursor, count: limit + 1, catalog: catalog)
+      from: items, scores: ranking.scores, among: nil, type: type, after: cursor,
+      count: limit + 1, catalog: catalog)
     return (selected.prefix(limit).map { items[Int($0)] }, selected.count > limit)
   }
 
@@ -323,34 +377,48 @@ extension TrendingContent {
         && catalog.id(type, at: item.position, follows: cursor.id))
   }
 
-  /// The indices of the first `count` items after the cursor, in order.
+  /// The indices of the first `count` items after the cursor, in order, among `subset`
+  /// (indices in `items`) or among all items.
   ///
   /// The `count`-th best score is found first (``Swift/Array/largest(rank:)``, expected
-  /// O(n)); only the items scoring at least that, `count` plus any ties with it, are then
-  /// sorted. Both steps compare compact (score, index) pairs, reading ids only for equal
-  /// scores.
+  /// O(n)) in a copy of the compact scores; only the items scoring at least that, `count`
+  /// plus any ties with it, are then sorted, reading ids only for equal scores.
   static func select(
-    from items: [RankedItem], type: ContentType, after cursor: TrendingCursor?, count: Int,
-    catalog: TrendingCatalog
+    from items: [RankedItem], scores: [Double], among subset: [Int32]?, type: ContentType,
+    after cursor: TrendingCursor?, count: Int, catalog: TrendingCatalog
   ) -> [Int32] {
-    typealias Entry = (score: Double, index: Int32)
-    var entries: [Entry] = []
-    entries.reserveCapacity(items.count)
-    for (index, item) in items.enumerated()
-    where cursor.map({ isAfter(item, $0, type: type, catalog: catalog) }) ?? true {
-      entries.append((item.score, Int32(index)))
+    var eligible: [Int32] = []
+    eligible.reserveCapacity(subset?.count ?? items.count)
+    func consider(_ index: Int) {
+      if let cursor, !isAfter(items[index], cursor, type: type, catalog: catalog) { return }
+      eligible.append(Int32(index))
     }
-    if count < entries.count {
-      var scores = entries.map(\.score)
-      let cutoff = scores.largest(rank: count)
-      entries.removeAll { $0.score < cutoff }
+    if let subset {
+      for index in subset { consider(Int(index)) }
+    } else {
+      for index in items.indices { consider(index) }
     }
-    entries.sort { entry, other in
-      if entry.score != other.score { return entry.score > other.score }
-      return catalog.idPrecedes(
-        type, at: items[Int(entry.index)].position, items[Int(other.index)].position)
+    if count < eligible.count {
+      var values = eligible.map { scores[Int($0)] }
+      let cutoff = values.largest(rank: count)
+      eligible.removeAll { scores[Int($0)] < cutoff }
     }
-    return entries.prefix(count).map(\.index)
+    eligible.sort { index, other in
+      let score = scores[Int(index)]
+      let otherScore = scores[Int(other)]
+      if score != otherScore { return score > otherScore }
+      return catalog.idPrecedes(type, at: items[Int(index)].position, items[Int(other)].position)
+    }
+    return Array(eligible.prefix(count))
+  }
+
+  /// The indices of the items scoring among the best `count`, ties with the last of them
+  /// included, in no particular order.
+  static func best(_ count: Int, of scores: [Double]) -> [Int32] {
+    guard count < scores.count else { return scores.indices.map(Int32.init) }
+    var copy = scores
+    let cutoff = copy.largest(rank: count)
+    return scores.indices.filter { scores[$0] >= cutoff }.map(Int32.init)
   }
 
   /// `O`, `E`, `z` and the gates of one counter at `now`.
@@ -361,7 +429,7 @@ extension TrendingContent {
   }
 
   /// The best trending videos (at most 3 each) that use each of `keys`, items of `type`, in
-  /// `region`.
+  /// `region`, among the best ``FeaturedIndex/featuredDepth`` of the video list.
   private func featuredVideos(
     region: String?, for keys: Set<ContentKey>, type: ContentType, catalog: TrendingCatalog
   ) throws(SearchError) -> [ContentKey: [String]] {
@@ -379,11 +447,13 @@ extension TrendingContent {
       }
       ?? FeaturedIndex(
         computedAt: videos.computedAt, generation: videos.generation, catalog: videos.catalog,
+        depth: Self.best(FeaturedIndex.featuredDepth, of: videos.scores),
         positions: FingerprintTable(maximumLoad: 0.7))
     let missing = keys.filter { index.positions[$0] == nil }
     if !missing.isEmpty {
       Self.addFeatured(
-        of: missing, type: type, from: videos, to: &index.positions, catalog: catalog)
+        of: missing, type: type, from: videos, depth: index.depth, to: &index.positions,
+        catalog: catalog)
       caches.withLock { $0.featured[regionKey] = index }
     }
     var featured: [ContentKey: [String]] = [:]
@@ -395,30 +465,33 @@ extension TrendingContent {
     return featured
   }
 
-  /// Adds to `index` the best three ranked videos of each of `keys`, all of one type
-  /// (hashtags, sounds or effects), in one pass over the ranked videos' uses of that type.
+  /// Adds to `index` the best three videos of `depth` (indices in the video ranking's items)
+  /// that use each of `keys`, all of one type (hashtags, sounds or effects), in one pass over
+  /// those videos' uses of that type.
   private static func addFeatured(
-    of keys: Set<ContentKey>, type: ContentType, from videos: Ranking,
+    of keys: Set<ContentKey>, type: ContentType, from videos: Ranking, depth: [Int32],
     to index: inout FingerprintTable<ContentKey, FeaturedVideos>, catalog: TrendingCatalog
   ) {
-    // The few keys asked for, in a small table that stays in cache while every ranked
-    // video's uses are looked up in it, behind a filter that turns most other uses away
-    // with one bit test.
+    // The use numbers of the keys asked for, in a bit set: each use of a video is then
+    // turned away, or found, by one bit test, without reading a key.
     var best = FingerprintTable<ContentKey, FeaturedVideos>(
       maximumLoad: 0.5, minimumCapacity: keys.count)
-    var filter = KeyFilter()
+    var wanted = [UInt64](repeating: 0, count: (catalog.usedItems.count + 63) / 64)
     for key in keys {
       best[key] = FeaturedVideos()
-      filter.insert(key)
+      if let number = catalog.useNumber(of: key) { wanted[number >> 6] |= 1 << (number & 63) }
     }
     func precedes(_ position: Int, _ other: Int) -> Bool {
       catalog.idPrecedes(.video, at: position, other)
     }
-    for video in videos.items {
-      catalog.forEachUse(ofVideoAt: video.position, ofType: type) { item in
-        guard filter.mayContain(item) else { return }
-        best.modifyValueIfPresent(forKey: item) { featured in
-          featured.offer(score: video.score, position: video.position, precedes: precedes)
+    for itemIndex in depth {
+      let video = videos.items[Int(itemIndex)]
+      catalog.withUseNumbers(ofVideoAt: video.position, ofType: type) { numbers in
+        for number in numbers
+        where wanted[Int(number) >> 6] & (1 << (UInt64(number) & 63)) != 0 {
+          best.modifyValueIfPresent(forKey: catalog.usedItems[Int(number)]) { featured in
+            featured.offer(score: video.score, position: video.position, precedes: precedes)
+          }
         }
       }
     }
@@ -501,32 +574,5 @@ struct TrendFormula: Sendable {
       distinctUsers: distinct,
       isRising: passes && z >= risingThreshold && observed >= risingRatio * expected,
       passesGates: passes)
-  }
-}
-
-/// A set of keys that may answer "maybe" for a key it does not hold, never "no" for one it
-/// does: one bit per key of 512, a Bloom filter with one hash function (Bloom,
-/// "Space/Time Trade-offs in Hash Coding with Allowable Errors", CACM 13(7), 1970). With the
-/// 50 keys of a page, about one other key in ten gets through.
-struct KeyFilter: Sendable {
-  private var words = InlineArray<8, UInt64>(repeating: 0)
-
-  /// The word and bit of a key: its top 9 bits (a key is already a mixed hash), so the word
-  /// is below 8.
-  @inline(__always)
-  private static func place(of key: ContentKey) -> (word: Int, bit: UInt64) {
-    let bits = key.rawValue >> 55
-    return (Int(bits >> 6), 1 << (bits & 63))
-  }
-
-  mutating func insert(_ key: ContentKey) {
-    let (word, bit) = Self.place(of: key)
-    words[word] |= bit
-  }
-
-  @inline(__always)
-  func mayContain(_ key: ContentKey) -> Bool {
-    let (word, bit) = Self.place(of: key)
-    return words[word] & bit != 0
   }
 }
