@@ -67,20 +67,17 @@ struct DistinctSketch: Sendable, Hashable {
     }
   }
 
-  /// How many hashes are kept: the filled slots, which come first.
+  /// How many hashes are kept: the filled 16-bit slots, counted without a loop (every bit of
+  /// a slot is folded onto its lowest bit, and those lowest bits are counted).
   private var keptCount: Int {
-    // Slots fill in order, so the filled ones are a prefix; count the non-zero 16-bit lanes.
-    func lanes(_ word: UInt64) -> Int {
-      var count = 0
-      var rest = word
-      while rest != 0, count < 4 {
-        if rest & 0xFFFF != 0 { count += 1 } else { break }
-        rest >>= 16
-      }
-      return count
+    func filledSlots(_ word: UInt64) -> Int {
+      var folded = word | word >> 8
+      folded |= folded >> 4
+      folded |= folded >> 2
+      folded |= folded >> 1
+      return (folded & 0x0001_0001_0001_0001).nonzeroBitCount
     }
-    let first = lanes(low)
-    return first < 4 ? first : 4 + lanes(high)
+    return filledSlots(low) + filledSlots(high)
   }
 
   /// Whether the count is exact (fewer than ``capacity`` hashes are kept).

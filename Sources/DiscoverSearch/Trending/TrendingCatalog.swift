@@ -1,3 +1,4 @@
+import CPrefetch
 import Synchronization
 
 /// The last ``TrendingCatalog/serial`` given.
@@ -203,6 +204,30 @@ final class TrendingCatalog: Sendable {
       // SAFETY: a span's range lies inside `videoUses`, which `useNumbers` parallels.
       precondition(range.upperBound <= numbers.count, "a use span past the uses")
       return body(UnsafeBufferPointer(rebasing: numbers[range]))
+    }
+  }
+
+  /// Starts loading where a catalog video's uses are.
+  @inline(__always)
+  func prefetchSpan(ofVideoAt position: Int) {
+    useSpans.withUnsafeBufferPointer { spans in
+      // SAFETY: a prefetch never faults; the address is inside the buffer for a position of
+      // this catalog, and only a hint otherwise.
+      assert(position < spans.count)
+      cprefetch_for_reading(spans.baseAddress! + position)
+    }
+  }
+
+  /// Starts loading a catalog video's use numbers; its span should be loaded already
+  /// (``prefetchSpan(ofVideoAt:)``), since it is read to find them.
+  @inline(__always)
+  func prefetchUseNumbers(ofVideoAt position: Int) {
+    let start = useSpans[position].start
+    useNumbers.withUnsafeBufferPointer { numbers in
+      // SAFETY: a span starts inside the uses, or at their end for a video with none; a
+      // prefetch never faults either way.
+      assert(start <= numbers.count)
+      cprefetch_for_reading(numbers.baseAddress! + start)
     }
   }
 

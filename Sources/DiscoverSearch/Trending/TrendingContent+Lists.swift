@@ -1,36 +1,48 @@
 import Foundation
 
-/// A computed list: every listed item with what its page entries need, and the order of the
-/// best ones.
+/// A computed list: the listed items scoring at least its ``floor`` with what their page
+/// entries need, and the order of the best ones.
 ///
-/// Only the first ``orderedLength`` items are ordered when the list is computed: the pages
-/// most requests ask for. A page past them selects its items from all of them
+/// Most requests ask for the first pages, so a refresh keeps only the items scoring at least
+/// a floor that the previous computation of the list suggests (``nextFloor``): a few hundred
+/// of thousands of candidates, the only ones whose score needs a square root and whose entry
+/// is made. Every listed item scoring at least the floor is kept, so the kept items are the
+/// head of the whole list, in its order; a page past them computes the whole list
+/// (``isComplete``). Only the first ``orderedLength`` items are ordered when the list is
+/// computed; a page past them selects its items from all those kept
 /// (`TrendingContent.page(of:after:limit:)`).
 struct Ranking: Sendable {
   var computedAt: Double
   var generation: UInt64
   /// The catalog the items' positions are in.
   var catalog: TrendingCatalog
-  /// Every listed item, in no particular order.
+  /// Every listed item scoring at least ``floor``, in no particular order.
   var items: [RankedItem]
   /// Each item's score, in the order of ``items``: what selections read, compactly.
   var scores: [Double]
   /// The indices in ``items`` of the best ones, best first: all of them when few.
   var ordered: [Int32]
+  /// The lowest score kept; `-infinity` when every listed item is kept.
+  var floor: Double
 
   /// How many items a computed list orders.
   static let orderedLength = 100
 
-  /// Whether ``ordered`` holds every item.
-  var isOrderedWhole: Bool { ordered.count == items.count }
+  /// Whether ``items`` holds every listed item.
+  var isComplete: Bool { floor == -.infinity }
 
-  /// A score that the next computation of this list likely finds at least
-  /// ``orderedLength`` items above: the last ordered score, lowered by a quarter of its size
-  /// (scores drift between refreshes), or `nil` when this list orders all its items.
-  var nextSelectionHint: Double? {
-    guard !isOrderedWhole, let last = ordered.last else { return nil }
-    let cutoff = scores[Int(last)]
-    return cutoff - 0.25 * abs(cutoff) - 0.05
+  /// Whether ``ordered`` holds every listed item.
+  var isOrderedWhole: Bool { isComplete && ordered.count == items.count }
+
+  /// The floor for the next computation of this list: the last ordered score, lowered by a
+  /// quarter of its size and a little more (scores drift between refreshes), or `-infinity`
+  /// when this list orders all its items.
+  var nextFloor: Double {
+    guard !isOrderedWhole, ordered.count == Self.orderedLength, let last = ordered.last else {
+      return -.infinity
+    }
+    let score = scores[Int(last)]
+    return score - 0.25 * abs(score) - 0.05
   }
 }
 
@@ -40,15 +52,7 @@ struct FeaturedIndex: Sendable {
   var computedAt: Double
   var generation: UInt64
   var catalog: TrendingCatalog
-  /// The indices in the video ranking's items of its best ``featuredDepth`` videos, the
-  /// only ones featured, in no particular order.
-  var depth: [Int32]
   var positions: FingerprintTable<ContentKey, FeaturedVideos>
-
-  /// How deep in the video list featured videos are taken from: the first 1,000 videos, a
-  /// grid scrolled far down. A deeper video is hardly trending, and the bound keeps finding
-  /// a page's featured videos O(1,000 · uses) however many videos are listed.
-  static let featuredDepth = 1_000
 }
 
 /// An item's best three trending videos, best first, inline: their scores and catalog
@@ -178,9 +182,15 @@ extension TrendingContent {
       )
     }
     let catalog = self.catalog
-    let ranking = try self.ranking(type, region: regionName, catalog: catalog)
-    var (selected, hasMore) = Self.page(
-      of: ranking, type: type, after: cursor, limit: limit, catalog: catalog)
+    var ranking = try self.ranking(type, region: regionName, catalog: catalog)
+    var page = Self.page(of: ranking, type: type, after: cursor, limit: limit, catalog: catalog)
+    if page == nil {
+      ranking = try self.ranking(type, region: regionName, catalog: catalog, complete: true)
+      page = Self.page(of: ranking, type: type, after: cursor, limit: limit, catalog: catalog)
+    }
+    guard let page else { preconditionFailure("a complete list pages every cursor") }
+    var selected = page.items
+    let hasMore = page.hasMore
     if type != .video {
       try store.withState { state throws(SearchError) in
         for index in selected.indices {
@@ -208,22 +218,26 @@ extension TrendingContent {
   }
 
   /// The list of `type` in `region`, from the cache while it is fresh.
-  func ranking(_ type: ContentType, region: String?, catalog: TrendingCatalog) throws(SearchError)
-    -> Ranking
-  {
+  ///
+  /// - Parameter complete: Whether every listed item is needed (a page past the kept head),
+  ///   not only those scoring at least the floor.
+  func ranking(
+    _ type: ContentType, region: String?, catalog: TrendingCatalog, complete: Bool = false
+  ) throws(SearchError) -> Ranking {
     let now = clock().timeIntervalSinceReferenceDate
     let key = RankingKey(type: type, region: region.map { ContentKey(region: $0).rawValue } ?? 0)
     let generation = try store.withState { state throws(SearchError) in state.generation }
-    if let cached = caches.withLock({ $0.rankings[key] }), cached.catalog === catalog,
+    let cached = caches.withLock { $0.rankings[key] }.flatMap {
+      $0.catalog === catalog ? $0 : nil
+    }
+    if let cached, !complete || cached.isComplete,
       cached.generation == generation
         || abs(now - cached.computedAt) < configuration.refreshInterval
     {
       return cached
     }
-    let hint = caches.withLock { caches in
-      caches.rankings[key].flatMap { $0.catalog === catalog ? $0.nextSelectionHint : nil }
-    }
-    let ranking = try computeRanking(key, at: now, catalog: catalog, hint: hint)
+    let floor = complete ? -Double.infinity : cached?.nextFloor ?? -.infinity
+    let ranking = try computeRanking(key, at: now, catalog: catalog, floor: floor)
     caches.withLock { $0.rankings[key] = ranking }
     return ranking
   }
@@ -231,91 +245,136 @@ extension TrendingContent {
   /// Scores every candidate of the list and keeps those listed, unordered; drops the
   /// candidates that cooled.
   private func computeRanking(
-    _ key: RankingKey, at now: Double, catalog: TrendingCatalog, hint: Double?
+    _ key: RankingKey, at now: Double, catalog: TrendingCatalog, floor: Double
   ) throws(SearchError) -> Ranking {
     let blocked = blockedKeys(catalog: catalog)
-    let (items, scores, above, generation) = try store.withState {
-      state throws(SearchError) -> ([RankedItem], [Double], [Int32], UInt64) in
+    let (items, scores, floor, generation) = try store.withState {
+      state throws(SearchError) -> ([RankedItem], [Double], Double, UInt64) in
       // Taken out while scored, so that it changes in place.
       var candidates = state.hot[key.type.index]
       state.hot[key.type.index] = CandidateList()
       if candidates.catalogSerial != catalog.serial {
-        candidates.forgetPositions(catalogSerial: catalog.serial)
+        candidates.forgetPositions(
+          catalogSerial: catalog.serial, from: state.counters[key.type.index])
       }
       guard let list = candidates.list(ofRegion: key.region) else {
         state.hot[key.type.index] = candidates
-        return ([], [], [], state.generation)
+        return ([], [], -.infinity, state.generation)
       }
-      let scored = candidates.withCandidates(ofList: list) { candidates in
+      var scored = candidates.withCandidates(ofList: list) { candidates in
         Self.score(
           &candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked,
-          hint: hint ?? .infinity)
+          floor: floor)
       }
-      candidates.remove(atSortedOffsets: scored.cooled, fromList: list)
+      candidates.remove(
+        atSortedOffsets: scored.cooled, absentAt: scored.absent, fromList: list)
+      var floor = floor
+      if floor > -.infinity, scored.items.count < Ranking.orderedLength {
+        // Too few above the floor for the ordered head: scores fell since the list was last
+        // computed. Every item then.
+        floor = -.infinity
+        scored = candidates.withCandidates(ofList: list) { candidates in
+          Self.score(
+            &candidates, of: key, state: state, at: now, catalog: catalog, blocked: blocked,
+            floor: floor)
+        }
+      }
       state.hot[key.type.index] = candidates
-      return (scored.items, scored.scores, scored.above, state.generation)
+      return (scored.items, scored.scores, floor, state.generation)
     }
-    // When enough items scored at least the hint, the best ones are all among them.
     let ordered = Self.select(
-      from: items, scores: scores,
-      among: above.count >= Ranking.orderedLength ? above : nil, type: key.type, after: nil,
-      count: Ranking.orderedLength, catalog: catalog)
+      from: items, scores: scores, type: key.type, after: nil, count: Ranking.orderedLength,
+      catalog: catalog)
     return Ranking(
       computedAt: now, generation: generation, catalog: catalog, items: items, scores: scores,
-      ordered: ordered)
+      ordered: ordered, floor: floor)
   }
 
-  /// The listed items among the candidates of the list with their scores, the indices of
-  /// those scoring at least `hint`, and the offsets of the candidates that cooled, in
-  /// increasing order; looks up the positions not yet resolved.
+  /// The listed items among the candidates of the list that score at least `floor`, with
+  /// their scores, and the offsets of the candidates that cooled and of those whose item the
+  /// catalog does not hold, each in increasing order; looks up the positions not yet resolved.
+  ///
+  /// In passes over the candidates' compact copies: positions of new candidates; every
+  /// candidate's `z`, or `-infinity` when it fails a gate, with no branch that the data
+  /// decides (a branch per gate, mispredicted on every other candidate, cost more than the
+  /// arithmetic, a square root and a division); the kept ones, gathered without a branch;
+  /// then the entries of the kept ones alone.
   private static func score(
     _ candidates: inout [CandidateList.Candidate], of key: RankingKey, state: TrendingState,
-    at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>, hint: Double
-  ) -> (items: [RankedItem], scores: [Double], above: [Int32], cooled: [Int]) {
+    at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>, floor: Double
+  ) -> (items: [RankedItem], scores: [Double], cooled: [Int], absent: [Int]) {
+    let absent = resolvePositions(&candidates, type: key.type, catalog: catalog)
     let formula = TrendFormula(key.type, state: state, at: now)
-    let shortFactor = formula.shortFactor
-    let floor = formula.minimumObservedCount
-    // A candidate leaves only when below the threshold recording checks against (at the
-    // newest event, not at a later "now"), so that its next crossing brings it back; the
-    // margin keeps rounding from dropping one that recording still sees at it.
-    let threshold = state.hotThreshold(key.type) * (1 - 1e-9)
-    let isVideo = key.type == .video
-    var items: [RankedItem] = []
-    items.reserveCapacity(candidates.count)
-    var scores: [Double] = []
-    scores.reserveCapacity(candidates.count)
+    // A candidate leaves when its short sum falls to half the threshold recording adds it
+    // at (the minimum count at the newest event, not at a later "now", so that its next
+    // crossing brings it back): an item hovering about the minimum would otherwise leave and
+    // come back at every refresh, a removal and an insertion of a few table writes each.
+    let leavingSum = state.hotThreshold(key.type) * CandidateList.leavingShare
+    // A gated-out candidate scores -infinity, below every floor, `-infinity` included.
+    let lowest = Swift.max(floor, -Double.greatestFiniteMagnitude)
+    var scores = [Double](repeating: 0, count: candidates.count)
+    var kept = [Int32](repeating: 0, count: candidates.count)
+    var keptCount = 0
     var cooled: [Int] = []
-    var above: [Int32] = []
-    for offset in candidates.indices {
-      let counters = candidates[offset].counters
-      guard Double(counters.short) * shortFactor >= floor else {
-        if Double(counters.short) < threshold { cooled.append(offset) }
-        continue
+    scores.withUnsafeMutableBufferPointer { scores in
+      kept.withUnsafeMutableBufferPointer { kept in
+        for offset in candidates.indices {
+          let score = formula.gatedScore(of: candidates[offset])
+          scores[offset] = score
+          // Written always, counted only when kept: no branch on the score.
+          kept[keptCount] = Int32(offset)
+          keptCount += score >= lowest ? 1 : 0
+          if Double(candidates[offset].counters.short) < leavingSum,
+            candidates[offset].position >= 0
+          {
+            cooled.append(offset)
+          }
+        }
       }
-      let item = candidates[offset].item
-      var position = candidates[offset].position
-      if position == CandidateList.Candidate.unresolved {
-        position =
-          catalog.position(of: item, key.type).map(Int32.init)
-          ?? CandidateList.Candidate.absent
-        candidates[offset].position = position
-      }
-      guard position >= 0,
+    }
+    var items: [RankedItem] = []
+    items.reserveCapacity(keptCount)
+    var keptScores: [Double] = []
+    keptScores.reserveCapacity(keptCount)
+    let isVideo = key.type == .video
+    for offset in kept.prefix(keptCount).map(Int.init) {
+      let candidate = candidates[offset]
+      let position = Int(candidate.position)
+      guard
         blocked.isEmpty
-          || !isBlocked(item, at: Int(position), key.type, catalog: catalog, blocked)
+          || !isBlocked(candidate.item, at: position, key.type, catalog: catalog, blocked)
       else { continue }
-      let terms = formula.terms(of: counters)
-      guard terms.passesGates else { continue }
+      let terms = formula.terms(of: candidate.counters)
       items.append(
         RankedItem(
-          key: item, position: Int(position), score: terms.z,
+          key: candidate.item, position: position, score: scores[offset],
           observed: terms.observed, expected: terms.expected,
-          distinctUsers: terms.distinctUsers, views: isVideo ? UInt64(counters.views) : 0,
-          actors: counters.lifetimeActors, isRising: terms.isRising))
-      if terms.z >= hint { above.append(Int32(scores.count)) }
-      scores.append(terms.z)
+          distinctUsers: terms.distinctUsers,
+          views: isVideo ? UInt64(candidate.counters.views) : 0,
+          actors: candidate.counters.lifetimeActors, isRising: terms.isRising))
+      keptScores.append(scores[offset])
     }
-    return (items, scores, above, cooled)
+    return (items, keptScores, cooled, absent)
+  }
+
+  /// Looks up the catalog positions of the candidates that have none yet (new since the last
+  /// refresh, or the catalog changed).
+  ///
+  /// - Returns: The offsets of the candidates whose item the catalog does not hold, in
+  ///   increasing order.
+  private static func resolvePositions(
+    _ candidates: inout [CandidateList.Candidate], type: ContentType, catalog: TrendingCatalog
+  ) -> [Int] {
+    var absent: [Int] = []
+    for offset in candidates.indices where candidates[offset].position < 0 {
+      if candidates[offset].position == CandidateList.Candidate.unresolved {
+        candidates[offset].position =
+          catalog.position(of: candidates[offset].item, type).map(Int32.init)
+          ?? CandidateList.Candidate.absent
+      }
+      if candidates[offset].position == CandidateList.Candidate.absent { absent.append(offset) }
+    }
+    return absent
   }
 
   /// Whether the blocklist keeps an item out: the item itself, or for a video anything it
@@ -345,11 +404,12 @@ extension TrendingContent {
   }
 
   /// One page of a list: the first `limit` items after the cursor, in order, and whether
-  /// more follow.
+  /// more follow; `nil` when the ranking keeps too few items for it (it is not complete, and
+  /// fewer than `limit + 1` of its items follow the cursor).
   static func page(
     of ranking: Ranking, type: ContentType, after cursor: TrendingCursor?, limit: Int,
     catalog: TrendingCatalog
-  ) -> (items: [RankedItem], hasMore: Bool) {
+  ) -> (items: [RankedItem], hasMore: Bool)? {
     let items = ranking.items
     let ordered = ranking.ordered
     // Within the ordered items (plus one, to tell whether more follow), a slice of them.
@@ -363,8 +423,11 @@ extension TrendingContent {
       return (ordered[start..<end].map { items[Int($0)] }, end < ordered.count)
     }
     let selected = select(
-      from: items, scores: ranking.scores, among: nil, type: type, after: cursor,
-      count: limit + 1, catalog: catalog)
+      from: items, scores: ranking.scores, type: type, after: cursor, count: limit + 1,
+      catalog: catalog)
+    // Every listed item not kept scores below every kept one, so the kept items after the
+    // cursor come first; with fewer than a page and one of them, the rest is not known.
+    guard ranking.isComplete || selected.count > limit else { return nil }
     return (selected.prefix(limit).map { items[Int($0)] }, selected.count > limit)
   }
 
@@ -377,26 +440,20 @@ extension TrendingContent {
         && catalog.id(type, at: item.position, follows: cursor.id))
   }
 
-  /// The indices of the first `count` items after the cursor, in order, among `subset`
-  /// (indices in `items`) or among all items.
+  /// The indices of the first `count` items after the cursor, in order.
   ///
   /// The `count`-th best score is found first (``Swift/Array/largest(rank:)``, expected
-  /// O(n)) in a copy of the compact scores; only the items scoring at least that, `count`
-  /// plus any ties with it, are then sorted, reading ids only for equal scores.
+  /// O(n)) among the compact scores; only the items scoring at least that, `count` plus any
+  /// ties with it, are then sorted, reading ids only for equal scores.
   static func select(
-    from items: [RankedItem], scores: [Double], among subset: [Int32]?, type: ContentType,
+    from items: [RankedItem], scores: [Double], type: ContentType,
     after cursor: TrendingCursor?, count: Int, catalog: TrendingCatalog
   ) -> [Int32] {
     var eligible: [Int32] = []
-    eligible.reserveCapacity(subset?.count ?? items.count)
-    func consider(_ index: Int) {
-      if let cursor, !isAfter(items[index], cursor, type: type, catalog: catalog) { return }
+    eligible.reserveCapacity(items.count)
+    for index in items.indices
+    where cursor.map({ isAfter(items[index], $0, type: type, catalog: catalog) }) ?? true {
       eligible.append(Int32(index))
-    }
-    if let subset {
-      for index in subset { consider(Int(index)) }
-    } else {
-      for index in items.indices { consider(index) }
     }
     if count < eligible.count {
       var values = eligible.map { scores[Int($0)] }
@@ -412,15 +469,6 @@ extension TrendingContent {
     return Array(eligible.prefix(count))
   }
 
-  /// The indices of the items scoring among the best `count`, ties with the last of them
-  /// included, in no particular order.
-  static func best(_ count: Int, of scores: [Double]) -> [Int32] {
-    guard count < scores.count else { return scores.indices.map(Int32.init) }
-    var copy = scores
-    let cutoff = copy.largest(rank: count)
-    return scores.indices.filter { scores[$0] >= cutoff }.map(Int32.init)
-  }
-
   /// `O`, `E`, `z` and the gates of one counter at `now`.
   static func terms(
     of counters: ItemCounters, type: ContentType, state: TrendingState, at now: Double
@@ -429,7 +477,9 @@ extension TrendingContent {
   }
 
   /// The best trending videos (at most 3 each) that use each of `keys`, items of `type`, in
-  /// `region`, among the best ``FeaturedIndex/featuredDepth`` of the video list.
+  /// `region`, among the first ``Ranking/orderedLength`` of the video list: a tag's featured
+  /// videos trend themselves, and finding them reads a hundred videos' uses, however many
+  /// videos are listed.
   private func featuredVideos(
     region: String?, for keys: Set<ContentKey>, type: ContentType, catalog: TrendingCatalog
   ) throws(SearchError) -> [ContentKey: [String]] {
@@ -447,13 +497,11 @@ extension TrendingContent {
       }
       ?? FeaturedIndex(
         computedAt: videos.computedAt, generation: videos.generation, catalog: videos.catalog,
-        depth: Self.best(FeaturedIndex.featuredDepth, of: videos.scores),
         positions: FingerprintTable(maximumLoad: 0.7))
     let missing = keys.filter { index.positions[$0] == nil }
     if !missing.isEmpty {
       Self.addFeatured(
-        of: missing, type: type, from: videos, depth: index.depth, to: &index.positions,
-        catalog: catalog)
+        of: missing, type: type, from: videos, to: &index.positions, catalog: catalog)
       caches.withLock { $0.featured[regionKey] = index }
     }
     var featured: [ContentKey: [String]] = [:]
@@ -465,13 +513,14 @@ extension TrendingContent {
     return featured
   }
 
-  /// Adds to `index` the best three videos of `depth` (indices in the video ranking's items)
-  /// that use each of `keys`, all of one type (hashtags, sounds or effects), in one pass over
-  /// those videos' uses of that type.
+  /// Adds to `index` the best three of the ordered videos of `videos` that use each of
+  /// `keys`, all of one type (hashtags, sounds or effects), in one pass over those videos'
+  /// uses of that type.
   private static func addFeatured(
-    of keys: Set<ContentKey>, type: ContentType, from videos: Ranking, depth: [Int32],
+    of keys: Set<ContentKey>, type: ContentType, from videos: Ranking,
     to index: inout FingerprintTable<ContentKey, FeaturedVideos>, catalog: TrendingCatalog
   ) {
+    let depth = videos.ordered
     // The use numbers of the keys asked for, in a bit set: each use of a video is then
     // turned away, or found, by one bit test, without reading a key.
     var best = FingerprintTable<ContentKey, FeaturedVideos>(
@@ -484,7 +533,18 @@ extension TrendingContent {
     func precedes(_ position: Int, _ other: Int) -> Bool {
       catalog.idPrecedes(.video, at: position, other)
     }
-    for itemIndex in depth {
+    // The videos are in no order of position: their spans and use numbers are loaded ahead,
+    // in two stages (the numbers are found from the span), so that their misses overlap.
+    let spanAhead = 16
+    let numbersAhead = 8
+    for (offset, itemIndex) in depth.enumerated() {
+      if offset + spanAhead < depth.count {
+        catalog.prefetchSpan(ofVideoAt: videos.items[Int(depth[offset + spanAhead])].position)
+      }
+      if offset + numbersAhead < depth.count {
+        catalog.prefetchUseNumbers(
+          ofVideoAt: videos.items[Int(depth[offset + numbersAhead])].position)
+      }
       let video = videos.items[Int(itemIndex)]
       catalog.withUseNumbers(ofVideoAt: video.position, ofType: type) { numbers in
         for number in numbers
@@ -562,12 +622,38 @@ struct TrendFormula: Sendable {
   /// `O`, `E`, `z` and the gates of one counter.
   @inline(__always)
   func terms(of counters: ItemCounters) -> TrendTerms {
-    let observed = Double(counters.short) * shortFactor
-    let long = Double(counters.long) * longFactor
+    terms(short: counters.short, long: counters.long, distinctUsers: counters.users.count)
+  }
+
+  /// `O`, `E`, `z` and the gates of a candidate's copy of its counter.
+  @inline(__always)
+  func terms(of counters: CandidateList.Counters) -> TrendTerms {
+    terms(short: counters.short, long: counters.long, distinctUsers: Int(counters.distinctUsers))
+  }
+
+  /// A candidate's `z` when it passes the volume and distinct-user gates and its item is in
+  /// the catalog, `-infinity` otherwise: the same `z` as ``terms(short:long:distinctUsers:)``,
+  /// computed with selects rather than branches.
+  @inline(__always)
+  func gatedScore(of candidate: CandidateList.Candidate) -> Double {
+    let observed = Double(candidate.counters.short) * shortFactor
+    let expected = Double(candidate.counters.long) * longFactor * expectedPerLong
+    let z = (observed - expected) / (expected + priorCount).squareRoot()
+    let passes =
+      (observed >= minimumObservedCount ? 1 : 0)
+      & (Int(candidate.counters.distinctUsers) >= minimumDistinctUsers ? 1 : 0)
+      & (candidate.position >= 0 ? 1 : 0) & (z.isFinite ? 1 : 0)
+    return passes == 1 ? z : -.infinity
+  }
+
+  /// `O`, `E`, `z` and the gates of a counter's sums and distinct users.
+  @inline(__always)
+  func terms(short: UInt64, long: UInt64, distinctUsers distinct: Int) -> TrendTerms {
+    let observed = Double(short) * shortFactor
+    let long = Double(long) * longFactor
     let expected = long * expectedPerLong
     let z = (observed - expected) / (expected + priorCount).squareRoot()
     let passesVolume = observed >= minimumObservedCount && z.isFinite
-    let distinct = counters.users.count
     let passes = passesVolume && distinct >= minimumDistinctUsers
     return TrendTerms(
       observed: observed, expected: expected, long: long, z: z.isFinite ? z : 0,

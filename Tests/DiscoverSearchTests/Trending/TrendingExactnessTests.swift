@@ -104,14 +104,18 @@ extension TrendingTests {
       for type in ContentType.allCases {
         let threshold = state.hotThreshold(type)
         let candidates = state.hot[type.index].all
-        let keys = Set(candidates.map(\.counter))
-        #expect(keys.count == candidates.count, "a candidate is in twice: \(context)")
+        let absent = state.hot[type.index].absent.map(\.candidate.counter)
+        let keys = Set(candidates.map(\.counter) + absent)
+        #expect(
+          keys.count == candidates.count + absent.count, "a candidate is in twice: \(context)")
         for (key, counter) in state.counters[type.index]
         where Double(counter.short) >= threshold && !keys.contains(key) {
           Issue.record("\(type) counter at the threshold is no candidate: \(context)")
         }
         for candidate in candidates
-        where state.counters[type.index][candidate.counter] ?? ItemCounters() != candidate.counters
+        where CandidateList.Counters(
+          state.counters[type.index][candidate.counter] ?? ItemCounters())
+          != candidate.counters
         {
           Issue.record("\(type) candidate's copy differs from its counter: \(context)")
         }
