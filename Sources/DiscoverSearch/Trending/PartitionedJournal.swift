@@ -25,7 +25,10 @@ struct PartitionedJournal: Sendable {
     fileprivate init(bucket: Int64, capacity: Int) {
       self.bucket = bucket
       latestTime = .min
-      table = PartitionedJournal.makeTable(capacity: capacity)
+      // The lifetime table grows for as long as posts come, so it doubles: a rehash moves
+      // each entry about once, where growing by half moves it twice.
+      table = PartitionedJournal.makeTable(
+        capacity: capacity, growthFactor: bucket == JournalKey.lifetime ? 2 : 1.5)
     }
 
     fileprivate mutating func modify<Result>(
@@ -61,8 +64,8 @@ struct PartitionedJournal: Sendable {
 
   /// Most contributions add an entry, so a table keeps a lower load than the counters': from
   /// 47% to 70%, about 6 slots walked per insertion at most.
-  fileprivate static func makeTable(capacity: Int) -> Table {
-    Table(maximumLoad: 0.7, growthFactor: 1.5, minimumCapacity: capacity)
+  fileprivate static func makeTable(capacity: Int, growthFactor: Double) -> Table {
+    Table(maximumLoad: 0.7, growthFactor: growthFactor, minimumCapacity: capacity)
   }
 
   /// The bytes the tables' slots take.

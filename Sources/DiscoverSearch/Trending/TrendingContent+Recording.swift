@@ -62,7 +62,8 @@ extension TrendingContent {
         group.removeAll(keepingCapacity: true)
         while group.count < Self.prefetchGroupSize, next < events.endIndex {
           do throws(SearchError) {
-            group.append(try EventContribution(events[next], now: now))
+            group.append(
+              try EventContribution(events[next], now: now, hashtagKeys: &state.hashtagKeys))
             next += 1
           } catch {
             failure = error
@@ -170,6 +171,14 @@ struct EventContribution: Sendable {
 
   /// Checks an event and makes its keys.
   init(_ event: borrowing ContentEvent, now: Date) throws(SearchError) {
+    var hashtagKeys = HashtagKeys()
+    try self.init(event, now: now, hashtagKeys: &hashtagKeys)
+  }
+
+  /// Checks an event and makes its keys, folding hashtags through `hashtagKeys`.
+  init(_ event: borrowing ContentEvent, now: Date, hashtagKeys: inout HashtagKeys)
+    throws(SearchError)
+  {
     try Self.validate(event.videoID, "video id")
     try Self.validate(event.userID, "user id")
     let seconds = event.time.timeIntervalSinceReferenceDate
@@ -198,13 +207,13 @@ struct EventContribution: Sendable {
     } else {
       region = 0
     }
-    posted = try Self.postedUses(of: event)
+    posted = try Self.postedUses(of: event, hashtagKeys: &hashtagKeys)
   }
 
   /// What a post names, or `nil` when it names nothing (the index's video is used).
-  private static func postedUses(of event: borrowing ContentEvent) throws(SearchError)
-    -> VideoUses?
-  {
+  private static func postedUses(
+    of event: borrowing ContentEvent, hashtagKeys: inout HashtagKeys
+  ) throws(SearchError) -> VideoUses? {
     guard event.kind == .post else { return nil }
     guard event.hashtags.count <= TrendingContent.maximumHashtagsPerPost else {
       throw SearchError(
@@ -216,12 +225,7 @@ struct EventContribution: Sendable {
     hashtags.reserveCapacity(event.hashtags.count)
     for name in event.hashtags {
       try validate(name, "hashtag")
-      var key: ContentKey
-      if let ascii = ContentKey(asciiHashtag: name) {
-        key = ascii
-      } else {
-        key = try foldedHashtagKey(name)
-      }
+      let key = try hashtagKeys.key(of: name)
       if !hashtags.contains(key) { hashtags.append(key) }
     }
     if let sound = event.sound { try validate(sound, "sound id") }
@@ -234,7 +238,7 @@ struct EventContribution: Sendable {
 
   /// The key of a hashtag that is not plain ASCII letters and digits, folded by the
   /// analyzer.
-  private static func foldedHashtagKey(_ name: String) throws(SearchError) -> ContentKey {
+  static func foldedHashtagKey(_ name: String) throws(SearchError) -> ContentKey {
     let folded = TrendingCatalog.foldHashtag(name)
     guard !folded.isEmpty else {
       throw SearchError(
@@ -331,18 +335,44 @@ struct EventContribution: Sendable {
     }
     let uses = posted ?? Self.uses(of: video, catalog: catalog, state: state)
     var outcome = RecordOutcome.duplicate
-    for (type, item) in uses.all {
-      // A participant is a creator; a use is a video (with its creator, so that an entry's
-      // user is fixed by its key whatever order the posts come in).
-      let actor =
-        type == .hashtag
-        ? user : ContentKey.combining(video, user)
+    // A participant is a creator; a use is a video (with its creator, so that an entry's
+    // user is fixed by its key whatever order the posts come in).
+    func contribute(_ type: ContentType, _ item: ContentKey, actor: ContentKey) -> Bool {
       let result = state.contribute(
         JournalKey(item: item, actor: actor, bucket: JournalKey.lifetime, region: region),
         JournalEntry(type: type, user: user, time: time, lastTime: time, weight: 1, views: 0))
       if result == .counted { outcome = .counted }
-      if result == .tooOld { return .tooOld }
+      return result != .tooOld
     }
+    for hashtag in uses.hashtags {
+      guard contribute(.hashtag, hashtag, actor: user) else { return .tooOld }
+    }
+    let use = ContentKey.combining(video, user)
+    if let sound = uses.sound, !contribute(.sound, sound, actor: use) { return .tooOld }
+    if let effect = uses.effect, !contribute(.effect, effect, actor: use) { return .tooOld }
     return outcome
+  }
+}
+
+/// Hashtag names folded to keys, kept for the names seen again: a post's hashtag that is not
+/// plain ASCII letters and digits goes through the analyzer (every token of it, a few
+/// microseconds), and posts name the same tags over and over. A cache only: it changes no key.
+struct HashtagKeys: Sendable {
+  private var folded: [String: ContentKey] = [:]
+  /// How many names are kept; past it the cache starts over.
+  static let limit = 16_384
+
+  init() {}
+
+  /// The key of a hashtag as a post names it.
+  ///
+  /// - Throws: ``SearchError/Code/invalidArgument`` for a name with no letters or digits.
+  mutating func key(of name: String) throws(SearchError) -> ContentKey {
+    if let key = ContentKey(asciiHashtag: name) { return key }
+    if let key = folded[name] { return key }
+    let key = try EventContribution.foldedHashtagKey(name)
+    if folded.count >= Self.limit { folded.removeAll(keepingCapacity: true) }
+    folded[name] = key
+    return key
   }
 }

@@ -55,6 +55,8 @@ public struct TrendingState: Sendable {
   /// Per content type, the weights and threshold last computed: events come about in time
   /// order, several in each second, and reuse them. A cache only, never compared or saved.
   private var memos = InlineArray<4, WeightMemo>(repeating: WeightMemo())
+  /// The keys of the hashtags posts named lately. A cache only, never compared or saved.
+  var hashtagKeys = HashtagKeys()
 
   init(configuration: TrendingConfiguration) {
     self.configuration = configuration

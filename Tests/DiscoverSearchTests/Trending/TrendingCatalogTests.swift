@@ -67,6 +67,18 @@ struct TrendingKeyTests {
     #expect(ContentKey(asciiHashtag: name) == nil)
   }
 
+  /// A hashtag key from the cache of folded names is the key of the name folded by the
+  /// analyzer, the first time and every time after; a name with no letters is refused.
+  @Test func cachedHashtagKeysAreTheFoldedNamesKeys() throws {
+    var keys = HashtagKeys()
+    for name in ["Café", "日本旅行", "DanceChallenge", "Straße", "café", "Café"] {
+      let expected = ContentKey(.hashtag, TrendingCatalog.foldHashtag(name))
+      #expect(try keys.key(of: name) == expected, "\(name)")
+      #expect(try keys.key(of: name) == expected, "\(name), again")
+    }
+    #expect(throws: SearchError.self) { try keys.key(of: "!!!") }
+  }
+
   /// The tables give `2^(x / halfLife)` to a few units in the last place, exactly at whole
   /// half-lives, for half-lives of a minute to a year.
   @Test(arguments: [60, 3_600, 21_600, 86_400, 604_800, 31_536_000] as [Int64])
