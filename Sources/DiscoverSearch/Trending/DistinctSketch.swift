@@ -50,9 +50,8 @@ struct DistinctSketch: Sendable, Hashable {
   mutating func insert(hash: UInt16) {
     // Full, and no smaller than the largest kept: the common case for a popular item, where
     // only about k of every n new users are kept.
-    if UInt16(truncatingIfNeeded: high >> 48) != 0, hash >= UInt16(truncatingIfNeeded: high >> 48) {
-      return
-    }
+    let largest = slot(Self.capacity - 1)
+    if largest != 0, hash >= largest { return }
     var position = 0
     while position < Self.capacity, slot(position) != 0, slot(position) < hash {
       position += 1

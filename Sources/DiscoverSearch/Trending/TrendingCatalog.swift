@@ -1,4 +1,3 @@
-import CPrefetch
 import Synchronization
 
 /// The last ``TrendingCatalog/serial`` given.
@@ -84,9 +83,8 @@ final class TrendingCatalog: Sendable {
     useSpans = spans
     videoUses = uses
     hashtagKeysByPosition = hashtagKeys
-    (usedItems, useNumbers) = Self.numberUses(uses)
-    var numbers = FingerprintTable<ContentKey, Int32>(minimumCapacity: usedItems.count)
-    for (number, item) in usedItems.enumerated() { numbers[item] = Int32(number) }
+    let numbers: FingerprintTable<ContentKey, Int32>
+    (usedItems, useNumbers, numbers) = Self.numberUses(uses)
     func documentNumbers(_ table: FingerprintTable<ContentKey, Int32>, count: Int) -> [Int32] {
       var result = [Int32](repeating: -1, count: count)
       for (key, position) in table { result[Int(position)] = numbers[key] ?? -1 }
@@ -101,8 +99,11 @@ final class TrendingCatalog: Sendable {
     ]
   }
 
-  /// The distinct items of `uses` in order of first use, and each use's number among them.
-  private static func numberUses(_ uses: [ContentKey]) -> ([ContentKey], [Int32]) {
+  /// The distinct items of `uses` in order of first use, each use's number among them, and
+  /// each item's number by key.
+  private static func numberUses(_ uses: [ContentKey])
+    -> ([ContentKey], [Int32], FingerprintTable<ContentKey, Int32>)
+  {
     var numbers = FingerprintTable<ContentKey, Int32>()
     var items: [ContentKey] = []
     var useNumbers: [Int32] = []
@@ -115,7 +116,7 @@ final class TrendingCatalog: Sendable {
       }
       useNumbers.append(number)
     }
-    return (items, useNumbers)
+    return (items, useNumbers, numbers)
   }
 
   /// An empty catalog, for trending content without an index.
@@ -184,12 +185,7 @@ final class TrendingCatalog: Sendable {
   func withUseNumbers<Result>(
     ofVideoAt position: Int, _ body: (UnsafeBufferPointer<Int32>) -> Result
   ) -> Result {
-    let range = useSpans[position].range
-    return useNumbers.withUnsafeBufferPointer { numbers in
-      // SAFETY: a span's range lies inside `videoUses`, which `useNumbers` parallels.
-      precondition(range.upperBound <= numbers.count, "a use span past the uses")
-      return body(UnsafeBufferPointer(rebasing: numbers[range]))
-    }
+    withUseNumbers(in: useSpans[position].range, body)
   }
 
   /// The use numbers of what a catalog video uses of one type (hashtags, sound or effect),
@@ -199,35 +195,18 @@ final class TrendingCatalog: Sendable {
     ofVideoAt position: Int, ofType type: ContentType,
     _ body: (UnsafeBufferPointer<Int32>) -> Result
   ) -> Result {
-    let range = useSpans[position].range(of: type)
-    return useNumbers.withUnsafeBufferPointer { numbers in
+    withUseNumbers(in: useSpans[position].range(of: type), body)
+  }
+
+  /// The use numbers at a range of ``videoUses``, in a buffer valid only inside `body`.
+  @inline(__always)
+  private func withUseNumbers<Result>(
+    in range: Range<Int>, _ body: (UnsafeBufferPointer<Int32>) -> Result
+  ) -> Result {
+    useNumbers.withUnsafeBufferPointer { numbers in
       // SAFETY: a span's range lies inside `videoUses`, which `useNumbers` parallels.
       precondition(range.upperBound <= numbers.count, "a use span past the uses")
       return body(UnsafeBufferPointer(rebasing: numbers[range]))
-    }
-  }
-
-  /// Starts loading where a catalog video's uses are.
-  @inline(__always)
-  func prefetchSpan(ofVideoAt position: Int) {
-    useSpans.withUnsafeBufferPointer { spans in
-      // SAFETY: a prefetch never faults; the address is inside the buffer for a position of
-      // this catalog, and only a hint otherwise.
-      assert(position < spans.count)
-      cprefetch_for_reading(spans.baseAddress! + position)
-    }
-  }
-
-  /// Starts loading a catalog video's use numbers; its span should be loaded already
-  /// (``prefetchSpan(ofVideoAt:)``), since it is read to find them.
-  @inline(__always)
-  func prefetchUseNumbers(ofVideoAt position: Int) {
-    let start = useSpans[position].start
-    useNumbers.withUnsafeBufferPointer { numbers in
-      // SAFETY: a span starts inside the uses, or at their end for a video with none; a
-      // prefetch never faults either way.
-      assert(start <= numbers.count)
-      cprefetch_for_reading(numbers.baseAddress! + start)
     }
   }
 
@@ -243,15 +222,6 @@ final class TrendingCatalog: Sendable {
   @inline(__always)
   func useNumber(of item: ContentKey) -> Int? {
     useNumbersByKey[item].map(Int.init)
-  }
-
-  /// Calls `body` with the key of each item of one type (hashtag, sound or effect) that a
-  /// catalog video uses.
-  @inline(__always)
-  func forEachUse(
-    ofVideoAt position: Int, ofType type: ContentType, _ body: (ContentKey) -> Void
-  ) {
-    for index in useSpans[position].range(of: type) { body(videoUses[index]) }
   }
 
   /// The keys of what a catalog video uses.

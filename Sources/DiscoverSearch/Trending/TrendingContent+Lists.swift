@@ -520,7 +520,6 @@ extension TrendingContent {
     of keys: Set<ContentKey>, type: ContentType, from videos: Ranking,
     to index: inout FingerprintTable<ContentKey, FeaturedVideos>, catalog: TrendingCatalog
   ) {
-    let depth = videos.ordered
     // The use numbers of the keys asked for, in a bit set: each use of a video is then
     // turned away, or found, by one bit test, without reading a key.
     var best = FingerprintTable<ContentKey, FeaturedVideos>(
@@ -533,18 +532,7 @@ extension TrendingContent {
     func precedes(_ position: Int, _ other: Int) -> Bool {
       catalog.idPrecedes(.video, at: position, other)
     }
-    // The videos are in no order of position: their spans and use numbers are loaded ahead,
-    // in two stages (the numbers are found from the span), so that their misses overlap.
-    let spanAhead = 16
-    let numbersAhead = 8
-    for (offset, itemIndex) in depth.enumerated() {
-      if offset + spanAhead < depth.count {
-        catalog.prefetchSpan(ofVideoAt: videos.items[Int(depth[offset + spanAhead])].position)
-      }
-      if offset + numbersAhead < depth.count {
-        catalog.prefetchUseNumbers(
-          ofVideoAt: videos.items[Int(depth[offset + numbersAhead])].position)
-      }
+    for itemIndex in videos.ordered {
       let video = videos.items[Int(itemIndex)]
       catalog.withUseNumbers(ofVideoAt: video.position, ofType: type) { numbers in
         for number in numbers
@@ -636,9 +624,7 @@ struct TrendFormula: Sendable {
   /// computed with selects rather than branches.
   @inline(__always)
   func gatedScore(of candidate: CandidateList.Candidate) -> Double {
-    let observed = Double(candidate.counters.short) * shortFactor
-    let expected = Double(candidate.counters.long) * longFactor * expectedPerLong
-    let z = (observed - expected) / (expected + priorCount).squareRoot()
+    let (observed, _, _, z) = counts(short: candidate.counters.short, long: candidate.counters.long)
     let passes =
       (observed >= minimumObservedCount ? 1 : 0)
       & (Int(candidate.counters.distinctUsers) >= minimumDistinctUsers ? 1 : 0)
@@ -646,13 +632,22 @@ struct TrendFormula: Sendable {
     return passes == 1 ? z : -.infinity
   }
 
-  /// `O`, `E`, `z` and the gates of a counter's sums and distinct users.
+  /// `O`, the decayed long count, `E` and `z` of a counter's sums: the one place they are
+  /// computed, so that every score of a counter is the same to the last bit.
   @inline(__always)
-  func terms(short: UInt64, long: UInt64, distinctUsers distinct: Int) -> TrendTerms {
+  private func counts(short: UInt64, long: UInt64)
+    -> (observed: Double, long: Double, expected: Double, z: Double)
+  {
     let observed = Double(short) * shortFactor
     let long = Double(long) * longFactor
     let expected = long * expectedPerLong
-    let z = (observed - expected) / (expected + priorCount).squareRoot()
+    return (observed, long, expected, (observed - expected) / (expected + priorCount).squareRoot())
+  }
+
+  /// `O`, `E`, `z` and the gates of a counter's sums and distinct users.
+  @inline(__always)
+  func terms(short: UInt64, long: UInt64, distinctUsers distinct: Int) -> TrendTerms {
+    let (observed, long, expected, z) = counts(short: short, long: long)
     let passesVolume = observed >= minimumObservedCount && z.isFinite
     let passes = passesVolume && distinct >= minimumDistinctUsers
     return TrendTerms(

@@ -281,18 +281,17 @@ struct EventContribution: Sendable {
     }
   }
 
-  /// The journal key of a view, like or share, with the video clock's bucket length.
-  private func engagementKey(bucketLength: Int64) -> JournalKey {
+  /// The journal key of a view, like or share, with the spans of the video clock.
+  private func engagementKey(_ clock: DecayClock) -> JournalKey {
     preparedKey
-      ?? JournalKey(
-        item: video, actor: user, bucket: floorDivide(time, bucketLength), region: region)
+      ?? JournalKey(item: video, actor: user, bucket: clock.bucket(of: time), region: region)
   }
 
   /// Makes the journal key of a view, like or share, and starts loading what applying it
   /// looks up first: its journal entry, the video's counters and its catalog position.
   mutating func prefetch(in state: TrendingState, catalog: TrendingCatalog) {
     guard kind != .post else { return }
-    let key = engagementKey(bucketLength: state.clock(.video).bucketLength)
+    let key = engagementKey(state.clock(.video))
     preparedKey = key
     state.journal.prefetch(key)
     state.counters[ContentType.video.index].prefetch(video)
@@ -308,7 +307,7 @@ struct EventContribution: Sendable {
     let views: UInt32 = kind == .view ? 1 : 0
     let weight: UInt8 = kind == .share ? 3 : kind == .like ? 2 : 1
     let outcome = state.contribute(
-      engagementKey(bucketLength: state.clock(.video).bucketLength),
+      engagementKey(state.clock(.video)),
       JournalEntry(
         type: .video, user: user, time: time, lastTime: time, weight: weight, views: views))
     if views > 0, outcome != .tooOld {

@@ -72,10 +72,6 @@ struct UseViews: Sendable {
     return (table[item] ?? 0) &+ pending
   }
 
-  /// Starts loading the table slot of `item` (see ``FingerprintTable/prefetch(_:)``).
-  @inline(__always)
-  func prefetch(_ item: ContentKey) { table.prefetch(item) }
-
   /// Moves the counts into the table, keeping the catalog's binding.
   mutating func fold() {
     guard let catalog, !isFolded else { return }

@@ -38,9 +38,9 @@ struct TrendingCatalogTests {
       let all = expected.hashtags + [expected.sound, expected.effect].compactMap { $0 }
       #expect(visited == all, "\(video.id)")
       func uses(_ type: ContentType) -> [ContentKey] {
-        var keys: [ContentKey] = []
-        catalog.forEachUse(ofVideoAt: position, ofType: type) { keys.append($0) }
-        return keys
+        catalog.withUseNumbers(ofVideoAt: position, ofType: type) {
+          $0.map { catalog.usedItems[Int($0)] }
+        }
       }
       #expect(uses(.hashtag) == expected.hashtags, "\(video.id)")
       #expect(uses(.sound) == [expected.sound].compactMap { $0 }, "\(video.id)")
