@@ -240,7 +240,12 @@ extension TrendingTests {
       let configuration = TrendingFixtures.configuration
       let unchanged = try TrendingState(decoding: good, configuration: configuration)
       #expect(unchanged == (try trending.stateCopy))
-      for bytes in [patched(at: firstEntry, with: 0), patched(at: firstEntry + 46, with: -5)] {
+      // The entry's item, its time, and its span (16 bytes on) past 32 bits either way.
+      let impossible = [
+        patched(at: firstEntry, with: 0), patched(at: firstEntry + 46, with: -5),
+        patched(at: firstEntry + 16, with: 1 << 40), patched(at: firstEntry + 16, with: .min),
+      ]
+      for bytes in impossible {
         do {
           _ = try TrendingState(decoding: bytes, configuration: configuration)
           Issue.record("a state file with an impossible entry opened")
