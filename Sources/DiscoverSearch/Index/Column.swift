@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Memory that a ``Column`` views; freed when the last column viewing it goes away.
 final class ColumnStorage: @unchecked Sendable {
   // Invariant that makes this Sendable: the bytes are written only before the storage is
@@ -204,6 +206,22 @@ struct StringColumn: Sendable {
     let start = offsets[index]
     guard includingBytes, Int(start) < bytes.count else { return start }
     return UInt32(bytes[Int(start)])
+  }
+
+  /// Starts loading string `index`'s offset (`includingBytes` false), or its first bytes
+  /// (true; this reads the offset, which an earlier call without bytes brought close), and
+  /// returns at once, so that the misses of many strings overlap.
+  @inline(__always)
+  func prefetch(_ index: Int, includingBytes: Bool) {
+    // SAFETY: the index is checked against the offsets; a prefetch never faults in any case.
+    precondition(index >= 0 && index < count, "string \(index) is outside 0..<\(count)")
+    if includingBytes {
+      let start = Int(offsets[index])
+      guard start < bytes.count else { return }
+      cprefetch_for_reading(bytes.base + start)
+    } else {
+      cprefetch_for_reading(offsets.base + index)
+    }
   }
 
   /// The UTF-8 bytes of string `index`.

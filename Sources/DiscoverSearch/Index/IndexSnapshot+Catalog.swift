@@ -27,27 +27,32 @@ extension IndexSnapshot {
   /// - Complexity: O(n) in the length of the video's hashtags; a tag of plain ASCII letters
   ///   and digits is folded without the analyzer.
   package func catalogVideo(at position: Int) -> CatalogVideo {
-    catalogVideo(at: position, includingHashtags: true)
+    catalogVideo(at: position, includingUses: true)
   }
 
-  /// The video at `position`, with its hashtags left empty unless `includingHashtags`: a
-  /// list's card needs no hashtags, and folding them is most of the cost.
-  package func catalogVideo(at position: Int, includingHashtags: Bool) -> CatalogVideo {
+  /// The video at `position`, with its hashtags, sound and effect left out unless
+  /// `includingUses`: a list's card needs none of them, and folding the hashtags is most of
+  /// the cost.
+  package func catalogVideo(at position: Int, includingUses: Bool) -> CatalogVideo {
     precondition(
       (0..<catalogVideoCount).contains(position),
       "catalog video \(position) is outside 0..<\(catalogVideoCount)")
     let partition = self.partition(.video)
     let id = partition.ids.string(at: position)
     let creator = videos.creators[position]
-    let sound = videos.sounds[position]
     var creatorID = creator == UInt32.max ? nil : self.partition(.user).ids.string(at: Int(creator))
-    var soundID = sound == UInt32.max ? nil : self.partition(.sound).ids.string(at: Int(sound))
-    var effectID = videos.effect(ofVideo: position).map(effects.ids.string(at:))
+    var soundID: String?
+    var effectID: String?
+    if includingUses {
+      let sound = videos.sounds[position]
+      soundID = sound == UInt32.max ? nil : self.partition(.sound).ids.string(at: Int(sound))
+      effectID = videos.effect(ofVideo: position).map(effects.ids.string(at:))
+    }
     for reference in videos.unresolvedReferences(of: UInt32(position)) {
       switch reference.kind {
       case .creator: creatorID = reference.id
-      case .sound: soundID = reference.id
-      case .effect: effectID = reference.id
+      case .sound: soundID = includingUses ? reference.id : nil
+      case .effect: effectID = includingUses ? reference.id : nil
       }
     }
     return CatalogVideo(
@@ -55,7 +60,7 @@ extension IndexSnapshot {
       thumbnailURL: videos.thumbnails.url(at: position, id: id),
       createdAt: videos.createdAt[position].map { Date(timeIntervalSince1970: TimeInterval($0)) },
       viewCount: videos.viewCounts[position], creator: creatorID,
-      hashtags: includingHashtags ? foldedHashtags(ofVideo: position) : [], sound: soundID,
+      hashtags: includingUses ? foldedHashtags(ofVideo: position) : [], sound: soundID,
       effect: effectID)
   }
 

@@ -1,3 +1,4 @@
+import CPrefetch
 import Synchronization
 
 /// The last ``TrendingCatalog/serial`` given.
@@ -198,6 +199,32 @@ final class TrendingCatalog: Sendable {
     withUseNumbers(in: useSpans[position].range(of: type), body)
   }
 
+  /// Brings the use numbers of one type of the videos at `positions` into the cache, one
+  /// level of indirection at a time across all of them: their spans, then the numbers the
+  /// spans point to. Read video by video, each of those two cache misses waits for the one
+  /// before; the prefetches of a stage are independent and overlap (group prefetching:
+  /// Chen, Ailamaki, Gibbons and Mowry, ICDE 2004).
+  func prefetchUseNumbers(ofVideosAt positions: [Int], ofType type: ContentType) {
+    useSpans.withUnsafeBufferPointer { spans in
+      guard let base = spans.baseAddress else { return }
+      for position in positions {
+        // SAFETY: checked against the buffer; a prefetch never faults in any case.
+        precondition(position < spans.count, "a video position past the catalog")
+        cprefetch_for_reading(base + position)
+      }
+    }
+    useNumbers.withUnsafeBufferPointer { numbers in
+      guard let base = numbers.baseAddress else { return }
+      for position in positions {
+        let start = useSpans[position].range(of: type).lowerBound
+        // SAFETY: a span starts inside `useNumbers` or at its end (an empty span); a
+        // prefetch of the address just past it never faults.
+        precondition(start <= numbers.count, "a use span past the uses")
+        cprefetch_for_reading(base + start)
+      }
+    }
+  }
+
   /// The use numbers at a range of ``videoUses``, in a buffer valid only inside `body`.
   @inline(__always)
   private func withUseNumbers<Result>(
@@ -216,6 +243,12 @@ final class TrendingCatalog: Sendable {
   func useNumber(of type: ContentType, at position: Int) -> Int? {
     let number = documentUseNumbers[type.index][position]
     return number < 0 ? nil : Int(number)
+  }
+
+  /// Starts loading where the use numbers of `items` are found, so that the lookups of
+  /// ``useNumber(of:)`` after it overlap their cache misses.
+  func prefetchUseNumbers(of items: [ContentKey]) {
+    for item in items { useNumbersByKey.prefetch(item) }
   }
 
   /// The use number of an item, or `nil` when no catalog video uses it.
@@ -301,6 +334,20 @@ extension TrendingCatalog {
     case .sound: snapshot.partition(.sound).ids.string(at: position)
     case .effect: snapshot.effects.ids.string(at: position)
     }
+  }
+
+  /// Brings the ids of the documents at `positions` into the cache, their offsets and then
+  /// their bytes, each stage's misses overlapping (see ``prefetchUseNumbers(ofVideosAt:ofType:)``).
+  func prefetchIDs(_ type: ContentType, at positions: [Int]) {
+    let ids =
+      switch type {
+      case .video: snapshot.partition(.video).ids
+      case .hashtag: snapshot.partition(.hashtag).ids
+      case .sound: snapshot.partition(.sound).ids
+      case .effect: snapshot.effects.ids
+      }
+    for position in positions { ids.prefetch(position, includingBytes: false) }
+    for position in positions { ids.prefetch(position, includingBytes: true) }
   }
 
   /// The UTF-8 bytes of the id of the document at a catalog position, in the snapshot.

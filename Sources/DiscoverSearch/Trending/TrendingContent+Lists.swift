@@ -203,7 +203,7 @@ extension TrendingContent {
       type == .video
       ? [:]
       : try featuredVideos(
-        region: regionName, for: Set(selected.map(\.key)), type: type, catalog: catalog)
+        region: regionName, for: selected.map(\.key), type: type, catalog: catalog)
     let cards = cards(of: selected, type: type, catalog: catalog)
     let items = zip(selected, cards).map { ranked, card in
       Self.makeItem(ranked, type: type, card: card, featured: featured[ranked.key] ?? [])
@@ -294,11 +294,11 @@ extension TrendingContent {
   /// their scores, and the offsets of the candidates that cooled and of those whose item the
   /// catalog does not hold, each in increasing order; looks up the positions not yet resolved.
   ///
-  /// In passes over the candidates' compact copies: positions of new candidates; every
-  /// candidate's `z`, or `-infinity` when it fails a gate, with no branch that the data
-  /// decides (a branch per gate, mispredicted on every other candidate, cost more than the
-  /// arithmetic, a square root and a division); the kept ones, gathered without a branch;
-  /// then the entries of the kept ones alone.
+  /// In passes over the candidates' compact copies: positions of new candidates; which
+  /// candidates may score at least the floor, by a test without a square root, a division or
+  /// a branch that the data decides (``TrendFormula/mayClear(_:_:)``; a branch per gate,
+  /// mispredicted on every other candidate, cost more than the arithmetic); then the exact
+  /// score and the entry of those alone, a few hundred of a thousand or more.
   private static func score(
     _ candidates: inout [CandidateList.Candidate], of key: RankingKey, state: TrendingState,
     at now: Double, catalog: TrendingCatalog, blocked: Set<ContentKey>, floor: Double
@@ -312,49 +312,46 @@ extension TrendingContent {
     let leavingSum = state.hotThreshold(key.type) * CandidateList.leavingShare
     // A gated-out candidate scores -infinity, below every floor, `-infinity` included.
     let lowest = Swift.max(floor, -Double.greatestFiniteMagnitude)
-    var scores = [Double](repeating: 0, count: candidates.count)
+    let bound = TrendFormula.FloorBound(lowest)
     var kept = [Int32](repeating: 0, count: candidates.count)
     var keptCount = 0
     var cooled: [Int] = []
-    scores.withUnsafeMutableBufferPointer { scores in
-      kept.withUnsafeMutableBufferPointer { kept in
-        for offset in candidates.indices {
-          let score = formula.gatedScore(of: candidates[offset])
-          scores[offset] = score
-          // Written always, counted only when kept: no branch on the score.
-          kept[keptCount] = Int32(offset)
-          keptCount += score >= lowest ? 1 : 0
-          if Double(candidates[offset].counters.short) < leavingSum,
-            candidates[offset].position >= 0
-          {
-            cooled.append(offset)
-          }
+    kept.withUnsafeMutableBufferPointer { kept in
+      for offset in candidates.indices {
+        // Written always, counted only when it may clear the floor: no branch on the score.
+        kept[keptCount] = Int32(offset)
+        keptCount += formula.mayClear(candidates[offset], bound) ? 1 : 0
+        if Double(candidates[offset].counters.short) < leavingSum,
+          candidates[offset].position >= 0
+        {
+          cooled.append(offset)
         }
       }
     }
     var items: [RankedItem] = []
     items.reserveCapacity(keptCount)
-    var keptScores: [Double] = []
-    keptScores.reserveCapacity(keptCount)
+    var scores: [Double] = []
+    scores.reserveCapacity(keptCount)
     let isVideo = key.type == .video
     for offset in kept.prefix(keptCount).map(Int.init) {
       let candidate = candidates[offset]
+      let score = formula.gatedScore(of: candidate)
       let position = Int(candidate.position)
-      guard
+      guard score >= lowest,
         blocked.isEmpty
           || !isBlocked(candidate.item, at: position, key.type, catalog: catalog, blocked)
       else { continue }
       let terms = formula.terms(of: candidate.counters)
       items.append(
         RankedItem(
-          key: candidate.item, position: position, score: scores[offset],
+          key: candidate.item, position: position, score: score,
           observed: terms.observed, expected: terms.expected,
           distinctUsers: terms.distinctUsers,
           views: isVideo ? UInt64(candidate.counters.views) : 0,
           actors: candidate.counters.lifetimeActors, isRising: terms.isRising))
-      keptScores.append(scores[offset])
+      scores.append(score)
     }
-    return (items, keptScores, cooled, absent)
+    return (items, scores, cooled, absent)
   }
 
   /// Looks up the catalog positions of the candidates that have none yet (new since the last
@@ -481,17 +478,19 @@ extension TrendingContent {
   /// videos trend themselves, and finding them reads a hundred videos' uses, however many
   /// videos are listed.
   private func featuredVideos(
-    region: String?, for keys: Set<ContentKey>, type: ContentType, catalog: TrendingCatalog
+    region: String?, for keys: [ContentKey], type: ContentType, catalog: TrendingCatalog
   ) throws(SearchError) -> [ContentKey: [String]] {
     guard !keys.isEmpty else { return [:] }
     let videos = try ranking(.video, region: region, catalog: catalog)
     let regionKey = region.map { ContentKey(region: $0).rawValue } ?? 0
     // What an item's best videos are follows from the video ranking alone: computed for the
     // items of a page, then read by every page that shows them until the ranking changes.
+    // Taken out of the cache while it grows, so that it changes in place.
     var index =
       caches.withLock { caches -> FeaturedIndex? in
-        guard let cached = caches.featured[regionKey], cached.computedAt == videos.computedAt,
-          cached.generation == videos.generation, cached.catalog === videos.catalog
+        guard let cached = caches.featured.removeValue(forKey: regionKey),
+          cached.computedAt == videos.computedAt, cached.generation == videos.generation,
+          cached.catalog === videos.catalog
         else { return nil }
         return cached
       }
@@ -502,13 +501,13 @@ extension TrendingContent {
     if !missing.isEmpty {
       Self.addFeatured(
         of: missing, type: type, from: videos, to: &index.positions, catalog: catalog)
-      caches.withLock { $0.featured[regionKey] = index }
     }
+    let positions = keys.map { index.positions[$0]?.positions ?? [] }
+    caches.withLock { $0.featured[regionKey] = index }
+    catalog.prefetchIDs(.video, at: positions.flatMap { $0 })
     var featured: [ContentKey: [String]] = [:]
-    for key in keys {
-      if let found = index.positions[key], found.count > 0 {
-        featured[key] = found.positions.map { catalog.id(.video, at: $0) }
-      }
+    for (key, positions) in zip(keys, positions) where !positions.isEmpty {
+      featured[key] = positions.map { catalog.id(.video, at: $0) }
     }
     return featured
   }
@@ -517,33 +516,35 @@ extension TrendingContent {
   /// `keys`, all of one type (hashtags, sounds or effects), in one pass over those videos'
   /// uses of that type.
   private static func addFeatured(
-    of keys: Set<ContentKey>, type: ContentType, from videos: Ranking,
+    of keys: [ContentKey], type: ContentType, from videos: Ranking,
     to index: inout FingerprintTable<ContentKey, FeaturedVideos>, catalog: TrendingCatalog
   ) {
-    // The use numbers of the keys asked for, in a bit set: each use of a video is then
-    // turned away, or found, by one bit test, without reading a key.
-    var best = FingerprintTable<ContentKey, FeaturedVideos>(
-      maximumLoad: 0.5, minimumCapacity: keys.count)
-    var wanted = [UInt64](repeating: 0, count: (catalog.usedItems.count + 63) / 64)
+    index.reserveCapacity(index.count + keys.count)
+    catalog.prefetchUseNumbers(of: keys)
+    var numbers: [Int32] = []
     for key in keys {
-      best[key] = FeaturedVideos()
-      if let number = catalog.useNumber(of: key) { wanted[number >> 6] |= 1 << (number & 63) }
+      index[key] = FeaturedVideos()
+      if let number = catalog.useNumber(of: key) { numbers.append(Int32(number)) }
     }
+    // Each use of a video is turned away, or found, by a filter test and a search among a
+    // page's numbers, without reading a key: only the keys asked for are offered videos.
+    let wanted = SmallNumberSet(numbers)
     func precedes(_ position: Int, _ other: Int) -> Bool {
       catalog.idPrecedes(.video, at: position, other)
     }
+    catalog.prefetchUseNumbers(
+      ofVideosAt: videos.ordered.map { videos.items[Int($0)].position }, ofType: type)
     for itemIndex in videos.ordered {
       let video = videos.items[Int(itemIndex)]
       catalog.withUseNumbers(ofVideoAt: video.position, ofType: type) { numbers in
-        for number in numbers
-        where wanted[Int(number) >> 6] & (1 << (UInt64(number) & 63)) != 0 {
-          best.modifyValueIfPresent(forKey: catalog.usedItems[Int(number)]) { featured in
+        // Only the keys asked for are in `wanted`; the others' entries stay as they are.
+        for number in numbers where wanted.contains(number) {
+          index.modifyValueIfPresent(forKey: catalog.usedItems[Int(number)]) { featured in
             featured.offer(score: video.score, position: video.position, precedes: precedes)
           }
         }
       }
     }
-    for (key, featured) in best { index[key] = featured }
   }
 
   /// A page entry: its item's card and what the ranking says of it.
@@ -596,10 +597,18 @@ struct TrendFormula: Sendable {
 
   init(_ type: ContentType, state: TrendingState, at now: Double) {
     let factors = state.decayFactors(type, at: now)
-    shortFactor = factors.short
-    longFactor = factors.long
-    expectedPerLong = state.warmUpRatio(type, at: now)
-    let configuration = state.configuration
+    self.init(
+      shortFactor: factors.short, longFactor: factors.long,
+      expectedPerLong: state.warmUpRatio(type, at: now), configuration: state.configuration)
+  }
+
+  init(
+    shortFactor: Double, longFactor: Double, expectedPerLong: Double,
+    configuration: TrendingConfiguration
+  ) {
+    self.shortFactor = shortFactor
+    self.longFactor = longFactor
+    self.expectedPerLong = expectedPerLong
     minimumObservedCount = configuration.minimumObservedCount
     minimumDistinctUsers = configuration.minimumDistinctUsers
     priorCount = configuration.priorCount
@@ -644,6 +653,44 @@ struct TrendFormula: Sendable {
     return (observed, long, expected, (observed - expected) / (expected + priorCount).squareRoot())
   }
 
+  /// A floor `f` on `z` in the terms ``mayClear(_:_:)`` compares with: `z = d / √s ≥ f`
+  /// (with `d = O - E`, `s = E + prior > 0`) holds when `d ≥ 0` and `d² ≥ f² s` for `f ≥ 0`,
+  /// and when `d ≥ 0` or `d² ≤ f² s` for `f < 0`. The floor is lowered by a millionth of
+  /// itself (and of 1), so that rounding in the squares never turns away a candidate whose
+  /// exact `z` clears it: the test may pass a few more, which the exact score then drops.
+  struct FloorBound: Sendable {
+    let isNonNegative: Bool
+    let squared: Double
+
+    init(_ floor: Double) {
+      let lowered = floor - 1e-6 * Swift.max(1, abs(floor))
+      isNonNegative = lowered >= 0
+      squared = lowered * lowered
+    }
+  }
+
+  /// Whether a candidate passes the volume and distinct-user gates, its item is in the
+  /// catalog, and its `z` may clear a floor: true whenever ``gatedScore(of:)`` is at least
+  /// the floor, and for few others; computed with selects, without a square root or a
+  /// division.
+  @inline(__always)
+  func mayClear(_ candidate: CandidateList.Candidate, _ bound: FloorBound) -> Bool {
+    let observed = Double(candidate.counters.short) * shortFactor
+    let expected = Double(candidate.counters.long) * longFactor * expectedPerLong
+    let difference = observed - expected
+    let squares = difference * difference
+    let limit = bound.squared * (expected + priorCount)
+    let nonNegative = difference >= 0 ? 1 : 0
+    let clears =
+      bound.isNonNegative
+      ? nonNegative & (squares >= limit ? 1 : 0) : nonNegative | (squares <= limit ? 1 : 0)
+    let passes =
+      (observed >= minimumObservedCount ? 1 : 0)
+      & (Int(candidate.counters.distinctUsers) >= minimumDistinctUsers ? 1 : 0)
+      & (candidate.position >= 0 ? 1 : 0) & clears
+    return passes == 1
+  }
+
   /// `O`, `E`, `z` and the gates of a counter's sums and distinct users.
   @inline(__always)
   func terms(short: UInt64, long: UInt64, distinctUsers distinct: Int) -> TrendTerms {
@@ -655,5 +702,32 @@ struct TrendFormula: Sendable {
       distinctUsers: distinct,
       isRising: passes && z >= risingThreshold && observed >= risingRatio * expected,
       passesGates: passes)
+  }
+}
+
+/// A few numbers (a page's use numbers) behind a 4,096-bit filter, so that testing a
+/// number that is not among them costs one bit test: a bit set over all use numbers would
+/// be hundreds of kilobytes to clear for fifty of them.
+struct SmallNumberSet {
+  private var filter = [UInt64](repeating: 0, count: 64)
+  private let sorted: [Int32]
+
+  init(_ numbers: [Int32]) {
+    sorted = numbers.sorted()
+    for number in numbers { filter[Int(number) >> 6 & 63] |= 1 << (UInt64(number) & 63) }
+  }
+
+  @inline(__always)
+  func contains(_ number: Int32) -> Bool {
+    guard filter[Int(number) >> 6 & 63] & (1 << (UInt64(number) & 63)) != 0 else {
+      return false
+    }
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sorted[middle] < number { low = middle + 1 } else { high = middle }
+    }
+    return low < sorted.count && sorted[low] == number
   }
 }
