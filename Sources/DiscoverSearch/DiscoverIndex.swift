@@ -15,6 +15,8 @@ import Synchronization
 /// current when it started.
 public final class DiscoverIndex: Sendable {
   private let current: Mutex<IndexSnapshot>
+  /// The directory this index was opened from or last saved to, and its commit.
+  let source = Mutex<IndexSource?>(nil)
   /// Reusable search buffers, shared by every snapshot of this index.
   let workspaces = WorkspacePool()
 

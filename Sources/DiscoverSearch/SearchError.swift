@@ -16,6 +16,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
       case invalidArgument
       case corruptIndex
       case io
+      case indexLocked
       case rateLimited
       case `internal`
     }
@@ -32,13 +33,16 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
     public static let corruptIndex = Code(.corruptIndex)
     /// Reading or writing a file failed.
     public static let io = Code(.io)
+    /// Another writer holds the index directory's lock: one writer per directory, in this
+    /// process or another.
+    public static let indexLocked = Code(.indexLocked)
     /// A caller sent more requests than its rate limit allows.
     public static let rateLimited = Code(.rateLimited)
     /// A broken invariant inside the engine; please report it.
     public static let `internal` = Code(.internal)
 
     /// The code's stable name, for programs: `invalidDocument`, `invalidQuery`,
-    /// `invalidArgument`, `corruptIndex`, `io`, `rateLimited` or `internal`, as spelled in
+    /// `invalidArgument`, `corruptIndex`, `io`, `indexLocked`, `rateLimited` or `internal`, as spelled in
     /// this API. A service can send it in an error response; it never changes for a code.
     public var name: String {
       switch value {
@@ -47,6 +51,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
       case .invalidArgument: "invalidArgument"
       case .corruptIndex: "corruptIndex"
       case .io: "io"
+      case .indexLocked: "indexLocked"
       case .rateLimited: "rateLimited"
       case .internal: "internal"
       }
@@ -59,6 +64,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
       case .invalidArgument: "invalid argument"
       case .corruptIndex: "corrupt index"
       case .io: "I/O error"
+      case .indexLocked: "index locked"
       case .rateLimited: "rate limited"
       case .internal: "internal error"
       }

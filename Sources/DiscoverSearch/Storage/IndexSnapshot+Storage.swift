@@ -1,35 +1,99 @@
 import Foundation
 
 extension DiscoverIndex {
-  /// Saves the current snapshot into `directory` (created if needed), atomically.
+  /// Commits the current snapshot into `directory` (created if needed) as its next
+  /// generation: a new segment file and a new manifest naming it, each flushed to disk
+  /// before the manifest is renamed into place (see the IndexFormat article). A crash at any
+  /// moment leaves either the previous commit or the new one, never a mix. Files no longer
+  /// named (older commits, the single `index.dsearch` of earlier versions, files of writers
+  /// that were killed) are removed after.
   ///
-  /// The index is written to a temporary file, flushed to disk, then renamed over
-  /// `index.dsearch`, and the directory is flushed: a crash at any moment leaves either the
-  /// previous file or the new one, never a mix.
-  ///
-  /// - Throws: ``SearchError/Code/io`` when the directory or file cannot be written.
+  /// - Throws: ``SearchError/Code/indexLocked`` when another writer holds the directory,
+  ///   ``SearchError/Code/io`` when the directory or a file cannot be written.
   /// - Complexity: O(n) in the index size.
   public func save(to directory: URL) throws {
-    try snapshot.save(to: directory)
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw SearchError(
+        .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
+    }
+    let lock = try DirectoryLock(directory: directory)
+    let manifest = try IndexDirectory.commit(snapshot, to: directory, lock: lock)
+    source.withLock { $0 = IndexSource(directory: directory, generation: manifest.generation) }
   }
 
-  /// Opens an index saved with ``save(to:)``.
+  /// Opens the newest commit in `directory`, or the single `index.dsearch` file that
+  /// versions before manifests saved.
   ///
   /// Every section's checksum is verified and the structure is validated, so a damaged or
   /// foreign file is reported, never trusted; sizes in the file are checked against its size
   /// before anything is allocated for them, and only a regular file is opened (a pipe in its
-  /// place is refused, not waited on).
+  /// place is refused, not waited on). A newest manifest that is torn, or names a missing
+  /// file, gives way to the commit before it.
   ///
-  /// - Throws: ``SearchError/Code/io`` when the file cannot be read,
-  ///   ``SearchError/Code/corruptIndex`` when it is damaged, truncated, of another format, or
-  ///   not a regular file.
+  /// - Throws: ``SearchError/Code/io`` when the directory holds no index or a file cannot
+  ///   be read, ``SearchError/Code/corruptIndex`` when it is damaged, truncated, of another
+  ///   format, or not a regular file.
   /// - Complexity: O(n) in the file size.
   public static func open(at directory: URL) throws -> DiscoverIndex {
-    DiscoverIndex(snapshot: try IndexSnapshot.load(from: directory))
+    let (snapshot, generation) = try loadNewest(from: directory)
+    let index = DiscoverIndex(snapshot: snapshot)
+    index.source.withLock { $0 = IndexSource(directory: directory, generation: generation) }
+    return index
   }
 
-  /// The size of the index file in `directory`, in bytes.
+  /// Opens the directory's newest commit when it is newer than the one this index shows,
+  /// and swaps it in (searches already running finish on the old one): how a reader picks up
+  /// what a writer, in this process or another, committed since.
+  ///
+  /// - Returns: Whether a newer commit was opened; `false` for an index that was not opened
+  ///   from or saved to a directory.
+  /// - Throws: The errors of ``open(at:)``; the index then keeps the commit it shows.
+  @discardableResult
+  public func refreshIfChanged() throws -> Bool {
+    guard let current = source.withLock({ $0 }) else { return false }
+    guard let newest = try IndexDirectory.newestCommit(in: current.directory),
+      newest.generation > current.generation
+    else { return false }
+    let (snapshot, generation) = try Self.loadNewest(from: current.directory)
+    guard generation > current.generation else { return false }
+    publish(snapshot)
+    source.withLock { $0 = IndexSource(directory: current.directory, generation: generation) }
+    return true
+  }
+
+  /// The newest commit's snapshot and generation (0 for a single-file index). A segment
+  /// removed between reading its manifest and opening it means a newer commit landed: the
+  /// directory is read again, a few times.
+  private static func loadNewest(from directory: URL) throws -> (IndexSnapshot, UInt64) {
+    var attempt = 0
+    while true {
+      attempt += 1
+      guard let manifest = try IndexDirectory.newestCommit(in: directory) else {
+        let path = directory.appendingPathComponent(IndexFile.fileName).path
+        return (try IndexSnapshot.load(fromFile: path), 0)
+      }
+      guard manifest.segments.count == 1 else {
+        throw SearchError(
+          .corruptIndex,
+          "\(directory.path) holds a commit of \(manifest.segments.count) segments, which this version cannot read; open it with a newer one"
+        )
+      }
+      let path = directory.appendingPathComponent(manifest.segments[0].file).path
+      do {
+        return (try IndexSnapshot.load(fromFile: path), manifest.generation)
+      } catch let error as SearchError where error.code == .io && attempt < 3 {
+        continue
+      }
+    }
+  }
+
+  /// The bytes on disk of the newest commit in `directory` (or of its single-file index).
   public static func fileSize(at directory: URL) throws -> Int {
+    if let manifest = try IndexDirectory.newestCommit(in: directory) {
+      return manifest.segments.reduce(0) { $0 + $1.bytes }
+    }
     let path = directory.appendingPathComponent(IndexFile.fileName).path
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -40,33 +104,14 @@ extension DiscoverIndex {
   }
 }
 
-extension IndexSnapshot {
-  func save(to directory: URL) throws {
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw SearchError(
-        .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
-    }
-    let finalPath = directory.appendingPathComponent(IndexFile.fileName).path
-    // Unique per save, so two saves into one directory never write the same file; what a
-    // killed save left is removed first.
-    AtomicFile.removeAbandonedTemporaries(of: finalPath, in: directory)
-    let temporaryPath = AtomicFile.temporaryPath(for: finalPath)
-    var writer = try IndexFileWriter(path: temporaryPath)
-    do {
-      try write(to: &writer)
-      try writer.finish()
-    } catch {
-      writer.abandon()
-      unlink(temporaryPath)
-      throw error
-    }
-    try AtomicFile.moveIntoPlace(
-      temporaryPath, at: finalPath, in: directory, what: "the new index")
-  }
+/// Where an index was opened from or saved to, and which commit it shows.
+struct IndexSource: Sendable {
+  var directory: URL
+  var generation: UInt64
+}
 
-  private func write(to writer: inout IndexFileWriter) throws {
+extension IndexSnapshot {
+  func write(to writer: inout IndexFileWriter) throws {
     try writer.append(partitions.map { UInt64($0.documentCount) } + [UInt64(effects.count)])
     try writer.append(SearchField.allCases.map { configuration.b(for: $0) })
     try writer.append(terms.arena)
@@ -136,8 +181,7 @@ extension IndexSnapshot {
     return SIMD4(values[0], values[1], values[2], values[3])
   }
 
-  static func load(from directory: URL) throws -> IndexSnapshot {
-    let path = directory.appendingPathComponent(IndexFile.fileName).path
+  static func load(fromFile path: String) throws -> IndexSnapshot {
     var reader = try IndexFileReader(path: path)
     func corrupt(_ what: String) -> SearchError {
       SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
@@ -266,5 +310,50 @@ extension IndexSnapshot {
     return IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
       users: users, hashtags: hashtags, sounds: soundColumns, effects: effectColumns)
+  }
+}
+
+/// What an index holds and where: documents per type, its commit and its size on disk.
+public struct IndexStatistics: Sendable, Equatable {
+  /// Documents of each searchable type.
+  public var documents: [SearchResultType: Int]
+  /// Effects (stored for the trending lists, not searched).
+  public var effects: Int
+  /// Documents deleted but still in a segment. Always 0 in this version, which has no
+  /// deletes: a commit writes every document anew.
+  public var deletedDocuments: Int
+  /// The segments of the commit.
+  public var segments: Int
+  /// The commit's generation; 0 for an index never saved, or read from the single
+  /// `index.dsearch` of earlier versions.
+  public var generation: UInt64
+  /// The bytes on disk of the newest commit in the directory; 0 for an index never saved.
+  public var diskBytes: Int
+}
+
+extension DiscoverIndex {
+  /// What this index holds, and the commit it shows when it was opened from or saved to a
+  /// directory.
+  public var statistics: IndexStatistics {
+    let snapshot = self.snapshot
+    var documents: [SearchResultType: Int] = [:]
+    for type in SearchResultType.allCases {
+      documents[type] = snapshot.partition(type).documentCount
+    }
+    let source = self.source.withLock { $0 }
+    let diskBytes = source.flatMap { try? Self.fileSize(at: $0.directory) } ?? 0
+    return IndexStatistics(
+      documents: documents, effects: snapshot.effects.count, deletedDocuments: 0, segments: 1,
+      generation: source?.generation ?? 0, diskBytes: diskBytes)
+  }
+
+  /// Reads the newest commit in `directory` with every check there is: each section's
+  /// checksum, and the structure of the postings and columns (what ``open(at:)`` checks
+  /// too, in this version).
+  ///
+  /// - Returns: The statistics of the commit verified.
+  /// - Throws: The errors of ``open(at:)``, saying what is damaged.
+  public static func verify(at directory: URL) throws -> IndexStatistics {
+    try open(at: directory).statistics
   }
 }

@@ -65,7 +65,7 @@ struct CLIOutputHygieneTests {
         try CLITestSupport.jsonObject(cursor.errors)["error"] as? [String: Any])
       #expect(error["code"] as? String == "invalidQuery")
 
-      let file = directory.appendingPathComponent("index/index.dsearch")
+      let file = try PersistenceTests.indexFile(in: directory.appendingPathComponent("index"))
       try Data("not an index".utf8).write(to: file)
       let damaged = CLITestSupport.run(["search", "dance", "--index", index, "--json"])
       let damage = try #require(
@@ -77,7 +77,7 @@ struct CLIOutputHygieneTests {
   @Test func aDamagedIndexGivesItsAdviceOnce() throws {
     try CLITestSupport.withTemporaryDirectory { directory in
       let index = try CLITestSupport.makeIndex(in: directory)
-      let file = directory.appendingPathComponent("index/index.dsearch")
+      let file = try PersistenceTests.indexFile(in: directory.appendingPathComponent("index"))
       var bytes = try Data(contentsOf: file)
       bytes[bytes.count / 2] ^= 0xFF
       try bytes.write(to: file)

@@ -1,3 +1,4 @@
+import DiscoverSearch
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct CLIIndexCommandTests {
       }
       #expect(result.output.contains("Time: "))
       #expect(result.output.contains("on disk"))
-      #expect(FileManager.default.fileExists(atPath: out + "/index.dsearch"))
+      #expect(try DiscoverIndex.open(at: URL(fileURLWithPath: out)).documentCount > 0)
     }
   }
 
@@ -36,7 +37,7 @@ struct CLIIndexCommandTests {
       #expect(result.errors.contains("\(corpus.path), line 3: unknown type \"clip\""))
       #expect(!result.errors.contains("line 5"), "stops at the first bad line")
       #expect(result.errors.contains("--skip-bad-lines"))
-      #expect(!FileManager.default.fileExists(atPath: out + "/index.dsearch"))
+      #expect((try? DiscoverIndex.open(at: URL(fileURLWithPath: out))) == nil)
     }
   }
 
@@ -53,7 +54,7 @@ struct CLIIndexCommandTests {
       #expect(result.errors.contains("warning: skipped 2 bad lines of \(corpus.path)"))
       #expect(result.errors.contains("line 3: unknown type"))
       #expect(result.errors.contains("line 5: invalid JSON"))
-      #expect(FileManager.default.fileExists(atPath: out + "/index.dsearch"))
+      #expect(try DiscoverIndex.open(at: URL(fileURLWithPath: out)).documentCount > 0)
     }
   }
 

@@ -173,7 +173,7 @@ struct CLISearchCommandTests {
   @Test func truncatedIndexFileFailsAsDamaged() throws {
     try CLITestSupport.withTemporaryDirectory { directory in
       let index = try CLITestSupport.makeIndex(in: directory)
-      let file = URL(fileURLWithPath: index).appendingPathComponent("index.dsearch")
+      let file = try PersistenceTests.indexFile(in: URL(fileURLWithPath: index))
       let bytes = try Data(contentsOf: file)
       try bytes.prefix(bytes.count / 2).write(to: file)
       let result = CLITestSupport.run(["search", "dance", "--index", index])

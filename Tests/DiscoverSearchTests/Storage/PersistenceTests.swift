@@ -18,11 +18,21 @@ struct PersistenceTests {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
   }
 
-  /// The one file `save(to:)` writes (its name is the format's business, not the test's).
+  /// The one segment file `save(to:)` writes (its name is the format's business, not the
+  /// test's): the only `.dsearch` file in the directory.
   static func indexFile(in directory: URL) throws -> URL {
-    let names = try contents(of: directory)
-    try #require(names.count == 1, "expected one index file, found \(names)")
+    let names = try contents(of: directory).filter { $0.hasSuffix(".dsearch") }
+    try #require(names.count == 1, "expected one segment file, found \(names)")
     return directory.appendingPathComponent(names[0])
+  }
+
+  /// What a directory holds after a save: one manifest, one segment, the writer's lock.
+  static func expectOneCommit(in directory: URL) throws {
+    let names = try contents(of: directory)
+    #expect(names.count == 3, "\(names)")
+    #expect(names.filter { $0.hasPrefix("manifest-") }.count == 1, "\(names)")
+    #expect(names.filter { $0.hasPrefix("segment-") && $0.hasSuffix(".dsearch") }.count == 1)
+    #expect(names.contains("write.lock"), "\(names)")
   }
 
   static func smallIndex(_ word: String = "sunset") throws -> DiscoverIndex {
@@ -128,15 +138,16 @@ struct PersistenceTests {
     try Self.withTemporaryDirectory { directory in
       try first.save(to: directory)
       let namesAfterFirst = try Self.contents(of: directory)
-      #expect(namesAfterFirst.count == 1)
+      try Self.expectOneCommit(in: directory)
       try second.save(to: directory)
-      #expect(try Self.contents(of: directory) == namesAfterFirst)
+      try Self.expectOneCommit(in: directory)
+      #expect(try Self.contents(of: directory) != namesAfterFirst, "a commit writes new files")
       let opened = try DiscoverIndex.open(at: directory)
       #expect(try opened.search("sunset").totalHits == 0)
       #expect(try Self.responses(opened, ["sunrise"]) == Self.responses(second, ["sunrise"]))
       // And back again.
       try first.save(to: directory)
-      #expect(try Self.contents(of: directory) == namesAfterFirst)
+      try Self.expectOneCommit(in: directory)
       #expect(
         try Self.responses(DiscoverIndex.open(at: directory), Self.smallQueries)
           == Self.responses(first, Self.smallQueries))

@@ -1,0 +1,342 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One commit of an index directory: its generation and the files it is made of.
+///
+/// Stored as a small text file, `manifest-<generation>`, line by line:
+/// ```
+/// discover-index-manifest 1
+/// generation 7
+/// segment segment-00000000000000000007.dsearch 1234567
+/// crc32c 9f3a11c2
+/// ```
+/// The last line is the CRC-32C of every byte before it, so a torn or damaged manifest is
+/// told from a whole one and never trusted. Each segment line names an immutable file and
+/// its size; the file's own sections carry their checksums.
+struct IndexManifest: Sendable, Equatable {
+  struct Segment: Sendable, Equatable {
+    var file: String
+    var bytes: Int
+  }
+
+  static let format = 1
+  static let prefix = "manifest-"
+  /// A manifest is a few lines per segment; a larger file is refused unread.
+  static let maximumBytes = 1 << 20
+
+  var generation: UInt64
+  var segments: [Segment]
+
+  /// The file name of the manifest of `generation`, padded so that names sort as numbers.
+  static func fileName(generation: UInt64) -> String {
+    prefix + paddedGeneration(generation)
+  }
+
+  /// The name of the file holding the one segment a commit of `generation` writes.
+  static func segmentFileName(generation: UInt64) -> String {
+    "segment-" + paddedGeneration(generation) + ".dsearch"
+  }
+
+  private static func paddedGeneration(_ generation: UInt64) -> String {
+    let digits = String(generation)
+    return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+  }
+
+  /// The generation a manifest file name gives, or `nil` for any other name (a temporary
+  /// file among them).
+  static func generation(ofFileName name: String) -> UInt64? {
+    guard name.hasPrefix(prefix) else { return nil }
+    let digits = name.dropFirst(prefix.count)
+    guard digits.count == 20, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { return nil }
+    return UInt64(digits)
+  }
+
+  var bytes: [UInt8] {
+    var text = "discover-index-manifest \(Self.format)\ngeneration \(generation)\n"
+    for segment in segments { text += "segment \(segment.file) \(segment.bytes)\n" }
+    let bytes = Array(text.utf8)
+    return bytes + Self.checksumLine(of: bytes[...])
+  }
+
+  /// `crc32c `, the body's CRC-32C in eight lowercase hex digits, and a newline: compared
+  /// byte for byte, so that there is one spelling of each checksum.
+  private static func checksumLine(of body: ArraySlice<UInt8>) -> [UInt8] {
+    let hex = String(body.withUnsafeBytes { CRC32C.checksum($0) }, radix: 16)
+    return Array(("crc32c " + String(repeating: "0", count: 8 - hex.count) + hex + "\n").utf8)
+  }
+
+  /// Parses a manifest, checking its checksum, its lines and its segment names.
+  ///
+  /// - Returns: The manifest, or why it is not one (a sentence for an error message).
+  static func parse(_ bytes: [UInt8]) -> Result<IndexManifest, ManifestDamage> {
+    // The checksum line: the last 16 bytes, `crc32c ` and eight hex digits and a newline.
+    let checksumLength = 16
+    guard bytes.count > checksumLength, bytes.last == UInt8(ascii: "\n") else {
+      return .failure(ManifestDamage("it is truncated"))
+    }
+    let body = bytes[..<(bytes.count - checksumLength)]
+    let checksumLine = bytes[(bytes.count - checksumLength)...]
+    guard checksumLine.starts(with: "crc32c ".utf8) else {
+      return .failure(ManifestDamage("its checksum line is missing"))
+    }
+    guard checksumLine.elementsEqual(Self.checksumLine(of: body)) else {
+      return .failure(ManifestDamage("its checksum does not match"))
+    }
+    let lines = String(decoding: body, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    guard lines.count >= 3, lines.last == "", lines[0] == "discover-index-manifest \(format)"
+    else { return .failure(ManifestDamage("it is of another format")) }
+    guard lines[1].hasPrefix("generation "), let generation = UInt64(lines[1].dropFirst(11))
+    else { return .failure(ManifestDamage("its generation line is damaged")) }
+    var segments: [Segment] = []
+    for line in lines[2..<(lines.count - 1)] {
+      let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+      guard parts.count == 3, parts[0] == "segment", let size = Int(parts[2]), size >= 0,
+        isSegmentFileName(parts[1])
+      else { return .failure(ManifestDamage("a segment line is damaged")) }
+      segments.append(Segment(file: String(parts[1]), bytes: size))
+    }
+    return .success(IndexManifest(generation: generation, segments: segments))
+  }
+
+  /// Whether `name` is a plain segment file name: no path separators, nothing that could
+  /// lead outside the directory.
+  static func isSegmentFileName(_ name: Substring) -> Bool {
+    name.hasPrefix("segment-") && name.hasSuffix(".dsearch") && name.count <= 64
+      && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+  }
+}
+
+/// Why a manifest file is not a manifest.
+struct ManifestDamage: Error {
+  var reason: String
+  init(_ reason: String) { self.reason = reason }
+}
+
+/// An index directory: immutable segment files and the manifests that name them.
+///
+/// A commit writes its segment file, flushes it, then writes its manifest to a temporary
+/// file, flushes it, renames it into place and flushes the directory (the protocol of
+/// Lucene's `segments_N` files): a crash at any point leaves the previous manifest, and every
+/// file it names, as they were. Opening reads the newest manifest that is whole and whose
+/// files are all there with their sizes, so a torn newest commit falls back to the one
+/// before it. A writer removes what no live manifest names: older manifests and segments,
+/// the single `index.dsearch` of earlier versions, and files that killed writers left.
+enum IndexDirectory {
+  /// The lock file a writer holds.
+  static let lockFileName = "write.lock"
+
+  /// The newest whole commit in `directory`, or `nil` when it holds no manifest at all.
+  ///
+  /// - Throws: ``SearchError/Code/corruptIndex`` when manifests exist but none is whole with
+  ///   all its files, naming the newest one's damage; ``SearchError/Code/io`` when the
+  ///   directory cannot be listed.
+  static func newestCommit(in directory: URL) throws(SearchError) -> IndexManifest? {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    } catch {
+      throw SearchError(
+        .io, "cannot list the index directory \(directory.path): \(error.localizedDescription)")
+    }
+    let generations = names.compactMap(IndexManifest.generation(ofFileName:)).sorted(by: >)
+    var firstDamage: String?
+    for generation in generations {
+      let name = IndexManifest.fileName(generation: generation)
+      switch readManifest(name, in: directory) {
+      case .success(let manifest) where manifest.generation == generation:
+        if let missing = missingSegment(of: manifest, in: directory) {
+          firstDamage = firstDamage ?? "\(name) names \(missing)"
+          continue
+        }
+        return manifest
+      case .success:
+        firstDamage = firstDamage ?? "\(name) holds another generation"
+      case .failure(let damage):
+        firstDamage = firstDamage ?? "\(name): \(damage.reason)"
+      }
+    }
+    guard let firstDamage else { return nil }
+    throw SearchError(
+      .corruptIndex,
+      "no whole commit in \(directory.path) (\(firstDamage)); rebuild the index with `discover index`"
+    )
+  }
+
+  private static func readManifest(_ name: String, in directory: URL) -> Result<
+    IndexManifest, ManifestDamage
+  > {
+    let path = directory.appendingPathComponent(name).path
+    do {
+      let bytes = try RegularFile.read(
+        path, maximumBytes: IndexManifest.maximumBytes, advice: "rebuild the index")
+      return IndexManifest.parse(bytes)
+    } catch {
+      return .failure(ManifestDamage(error.message))
+    }
+  }
+
+  /// The first segment of `manifest` that is missing or of another size, described.
+  private static func missingSegment(of manifest: IndexManifest, in directory: URL) -> String? {
+    for segment in manifest.segments {
+      var status = stat()
+      let path = directory.appendingPathComponent(segment.file).path
+      guard stat(path, &status) == 0 else { return "\(segment.file), which is missing" }
+      guard status.st_mode & S_IFMT == S_IFREG, Int(exactly: status.st_size) == segment.bytes
+      else { return "\(segment.file) of \(segment.bytes) bytes, which is \(status.st_size)" }
+    }
+    return nil
+  }
+
+  /// Commits `snapshot` as the directory's next generation, as one segment, then removes
+  /// what the new manifest does not name. The caller holds the directory's lock.
+  ///
+  /// - Returns: The new manifest.
+  /// - Throws: ``SearchError/Code/io`` when a file cannot be written or flushed (the
+  ///   previous commit is then intact). A directory whose manifests are all damaged is
+  ///   committed over.
+  @discardableResult
+  static func commit(_ snapshot: IndexSnapshot, to directory: URL, lock: DirectoryLock)
+    throws(SearchError) -> IndexManifest
+  {
+    precondition(lock.directory == directory, "a commit under another directory's lock")
+    // Past every manifest name, whole or torn: a torn newest commit is then older than the
+    // new one, and removed with the rest.
+    let generation = highestGeneration(in: directory) + 1
+    let segmentName = IndexManifest.segmentFileName(generation: generation)
+    let segmentPath = directory.appendingPathComponent(segmentName).path
+    let size = try writeSegment(snapshot, to: segmentPath, in: directory)
+    let manifest = IndexManifest(
+      generation: generation, segments: [IndexManifest.Segment(file: segmentName, bytes: size)])
+    do {
+      try failIfInjected(.manifest, in: directory)
+      try AtomicFile.write(
+        manifest.bytes,
+        to: directory.appendingPathComponent(IndexManifest.fileName(generation: generation)))
+    } catch {
+      unlink(segmentPath)
+      throw error
+    }
+    removeUnreferencedFiles(in: directory, keeping: manifest)
+    return manifest
+  }
+
+  /// A step of a commit that tests make fail, as a full disk or a failing device would
+  /// (the failure injection of Lucene's `MockDirectoryWrapper`).
+  enum FaultStep: Sendable {
+    /// Writing the segment file, after its bytes went out and before its rename.
+    case segment
+    /// Writing the manifest, after the segment is in place.
+    case manifest
+  }
+
+  /// The injected failures, by directory path: only commits into that directory fail, so
+  /// tests running at once do not see each other's.
+  static let injectedFaults = Mutex<[String: FaultStep]>([:])
+
+  private static func failIfInjected(_ step: FaultStep, in directory: URL) throws(SearchError) {
+    guard injectedFaults.withLock({ $0[directory.path] }) == step else { return }
+    throw SearchError(.io, "cannot write into \(directory.path): No space left on device")
+  }
+
+  /// The highest generation any manifest name in `directory` holds, whole or not.
+  private static func highestGeneration(in directory: URL) -> UInt64 {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.compactMap(IndexManifest.generation(ofFileName:)).max() ?? 0
+  }
+
+  /// Writes and flushes a segment file through a temporary name, and returns its size.
+  private static func writeSegment(
+    _ snapshot: IndexSnapshot, to path: String, in directory: URL
+  ) throws(SearchError) -> Int {
+    let temporary = AtomicFile.temporaryPath(for: path)
+    do {
+      var writer = try IndexFileWriter(path: temporary)
+      do {
+        try snapshot.write(to: &writer)
+        try writer.finish()
+      } catch {
+        writer.abandon()
+        throw error
+      }
+      try failIfInjected(.segment, in: directory)
+    } catch {
+      unlink(temporary)
+      throw error as? SearchError ?? SearchError(.io, "cannot write \(path): \(error)")
+    }
+    try AtomicFile.moveIntoPlace(temporary, at: path, in: directory, what: "the new segment")
+    var status = stat()
+    guard stat(path, &status) == 0, let size = Int(exactly: status.st_size) else {
+      throw SearchError(.io, "cannot read the size of \(path): \(String(cString: strerror(errno)))")
+    }
+    return size
+  }
+
+  /// Removes the manifests older than `manifest`, the segment files it does not name, the
+  /// single-file index of earlier versions, and temporary files of writers that died.
+  /// Readers that opened an older commit keep reading it: a segment is read whole when it
+  /// is opened, and an open file outlives its name.
+  static func removeUnreferencedFiles(in directory: URL, keeping manifest: IndexManifest) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+    else { return }
+    let live = Set(manifest.segments.map(\.file))
+    for name in names {
+      let isOlderManifest =
+        IndexManifest.generation(ofFileName: name).map { $0 < manifest.generation } ?? false
+      let isDeadSegment =
+        IndexManifest.isSegmentFileName(name[...]) && !live.contains(name)
+      if isOlderManifest || isDeadSegment || name == IndexFile.fileName {
+        unlink(directory.appendingPathComponent(name).path)
+      }
+    }
+    for name in names
+    where name.hasPrefix("segment-") || name.hasPrefix(IndexManifest.prefix)
+      || name.hasPrefix(IndexFile.fileName)
+    {
+      if let final = name.range(of: ".tmp-").map({ String(name[..<$0.lowerBound]) }) {
+        AtomicFile.removeAbandonedTemporaries(
+          of: directory.appendingPathComponent(final).path, in: directory)
+      }
+    }
+  }
+}
+
+/// The lock one writer of an index directory holds: `flock` on `write.lock`, released when
+/// this object goes away or its process dies (the kernel drops the lock with the last
+/// descriptor), so a killed writer never leaves a directory locked.
+final class DirectoryLock: Sendable {
+  let directory: URL
+  private let descriptor: Int32
+
+  /// Takes the lock of `directory`, which must exist.
+  ///
+  /// - Throws: ``SearchError/Code/indexLocked`` when another writer, in this process or
+  ///   another, holds it; ``SearchError/Code/io`` when the lock file cannot be opened.
+  init(directory: URL) throws(SearchError) {
+    self.directory = directory
+    let path = directory.appendingPathComponent(IndexDirectory.lockFileName).path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard descriptor >= 0 else {
+      throw SearchError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    // Each open gives its own lock: a second writer in this very process is refused too.
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let reason = errno
+      close(descriptor)
+      if reason == EWOULDBLOCK {
+        throw SearchError(
+          .indexLocked,
+          "another writer holds \(path); wait for it to finish, or stop it (the lock goes with its process)"
+        )
+      }
+      throw SearchError(.io, "cannot lock \(path): \(String(cString: strerror(reason)))")
+    }
+    self.descriptor = descriptor
+  }
+
+  deinit { close(descriptor) }
+}
