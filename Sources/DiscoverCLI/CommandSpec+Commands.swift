@@ -19,8 +19,9 @@ extension CommandSpec {
 
       By default the first bad line stops the build with its line number and what is wrong
       with it; with --skip-bad-lines bad lines are skipped, counted and the first few listed
-      on standard error. The index is written to
-      DIR/index.dsearch atomically: a failed run leaves any previous index in place.
+      on standard error. The index is committed to
+      DIR as a new segment file and manifest: a failed or killed run leaves any previous
+      index in place, and another writer at work in DIR makes it stop (indexLocked).
       Progress is shown on standard error when it is a terminal.
       """,
     options: [
@@ -190,8 +191,48 @@ extension CommandSpec {
       .flag("--json", "Write JSON instead of text."),
     ])
 
+  /// `discover stats --index DIR`.
+  static let stats = CommandSpec(
+    name: "stats",
+    summary: "Show what an index holds: documents per type, its commit and its size on disk.",
+    usage: ["stats --index DIR [--json]"],
+    discussion: """
+      Opens the newest commit in DIR and lists its documents of each type (videos, users,
+      hashtags, sounds, and effects, which are not searched but named by discover trending
+      effects), its deleted documents (0 in this version: a commit writes every document
+      anew), its segments, its generation (1 after the first discover index into DIR, one
+      more after each) and its size on disk. With --json the output is one line
+      {"documents":{"video":...,"user":...,"hashtag":...,"sound":...,"effect":...},
+      "deletedDocuments":...,"segments":...,"generation":...,"diskBytes":...}, diskBytes in
+      bytes. To check every byte of the index, run discover check.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .flag("--json", "Write JSON instead of text."),
+    ])
+
+  /// `discover check --index DIR`.
+  static let check = CommandSpec(
+    name: "check",
+    summary: "Verify an index: every checksum and structure, and what it holds.",
+    usage: ["check --index DIR [--json]"],
+    discussion: """
+      Reads the newest commit in DIR with every check there is: each section's checksum,
+      and the structure of the postings and columns. A sound index prints one line, "OK:"
+      with its documents, generation, segments and size on disk; with --json, the object
+      discover stats --json writes with "ok":true first. A missing, damaged or unreadable
+      index fails with exit status 1 and says what is wrong (with --json, as
+      {"error":{"code":"corruptIndex","message":...,"hints":[...]}} for a damaged one).
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .flag("--json", "Write JSON instead of text."),
+    ])
+
   /// The subcommands, in help order (`help` is handled apart).
-  static let all: [CommandSpec] = [.index, .search, .suggest, .events, .trending]
+  static let all: [CommandSpec] = [
+    .index, .search, .suggest, .events, .trending, .stats, .check,
+  ]
 
   /// The subcommand called `name`.
   static func named(_ name: String) -> CommandSpec? {

@@ -78,6 +78,10 @@ public enum DiscoverCLI {
       try EventsCommand(options: options).run(console: console)
     case .trending(let options):
       try TrendingCommand(options: options).run(console: console)
+    case .stats(let options):
+      try StatsCommand(options: options).run(console: console)
+    case .check(let options):
+      try CheckCommand(options: options).run(console: console)
     }
   }
 }

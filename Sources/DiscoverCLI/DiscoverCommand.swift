@@ -21,6 +21,10 @@ enum DiscoverCommand: Equatable, Sendable {
   case events(EventsOptions)
   /// List trending videos, hashtags, sounds, effects or searches.
   case trending(TrendingOptions)
+  /// Show what an index holds: documents per type, its commit, its size on disk.
+  case stats(IndexInspectionOptions)
+  /// Read an index with every check there is and say whether it is sound.
+  case check(IndexInspectionOptions)
 
   /// Parses the arguments after the program name.
   ///
@@ -71,6 +75,8 @@ enum DiscoverCommand: Equatable, Sendable {
       }
       return .suggest(try SuggestCommandOptions(&reader))
     case "events": return .events(try EventsOptions(&reader))
+    case "stats": return .stats(try IndexInspectionOptions(&reader))
+    case "check": return .check(try IndexInspectionOptions(&reader))
     default: return .trending(try TrendingOptions(&reader))
     }
   }
@@ -428,6 +434,31 @@ struct EventsOptions: Equatable, Sendable {
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     skipsBadLines = reader.parsed.contains("--skip-bad-lines")
     now = try reader.date("--now")
+    writesJSON = reader.parsed.contains("--json")
+  }
+}
+
+/// `discover stats --index DIR` and `discover check --index DIR` settings: the two read the
+/// same index and differ only in how much of it they check.
+struct IndexInspectionOptions: Equatable, Sendable {
+  /// The index directory.
+  var indexDirectory: String
+  /// Whether to write JSON.
+  var writesJSON = false
+
+  /// Creates settings, as text by default.
+  init(indexDirectory: String, writesJSON: Bool = false) {
+    self.indexDirectory = indexDirectory
+    self.writesJSON = writesJSON
+  }
+
+  /// Reads the settings of `discover stats` or `discover check`.
+  ///
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/usage`` saying what to fix.
+  init(_ reader: inout ArgumentReader) throws(CommandError) {
+    try reader.rejectExtraPositionals(
+      hint: "Give the index directory with --index: discover \(reader.command) --index DIR.")
+    indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     writesJSON = reader.parsed.contains("--json")
   }
 }

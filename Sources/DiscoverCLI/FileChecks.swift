@@ -97,11 +97,31 @@ enum FileChecks {
   /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the directory is
   ///   missing, holds no index, or holds a damaged one.
   static func openIndex(at directory: String) throws(CommandError) -> DiscoverIndex {
+    try readIndex(at: directory, DiscoverIndex.open(at:))
+  }
+
+  /// Reads the newest commit in `directory` with every check the library has
+  /// (``DiscoverSearch/DiscoverIndex/verify(at:)``), with the messages of ``openIndex(at:)``.
+  ///
+  /// - Returns: The statistics of the commit verified.
+  /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the directory is
+  ///   missing, holds no index, or holds a damaged one.
+  /// - Complexity: O(*n*) in the bytes of the commit.
+  static func verifyIndex(at directory: String) throws(CommandError) -> IndexStatistics {
+    try readIndex(at: directory, DiscoverIndex.verify(at:))
+  }
+
+  /// Calls `read` with the URL of the index directory `directory`, turning the library's
+  /// errors into messages that say how to get a usable index: one place for the advice
+  /// whichever way a command reads the index.
+  private static func readIndex<Result>(
+    at directory: String, _ read: (URL) throws -> Result
+  ) throws(CommandError) -> Result {
     try requireIndexDirectory(directory)
     let rebuild =
       "Build it with: discover index CORPUS.jsonl --out \(TextFormatting.shellQuoted(directory))"
     do {
-      return try DiscoverIndex.open(at: URL(fileURLWithPath: directory, isDirectory: true))
+      return try read(URL(fileURLWithPath: directory, isDirectory: true))
     } catch var error as SearchError where error.code == .corruptIndex {
       // The library ends its message with the advice to rebuild; the hint gives it once,
       // with the command.

@@ -17,13 +17,13 @@ struct CLIHelpAndUnavailableTests {
     let result = CLITestSupport.run(arguments)
     #expect(result.status == 0)
     #expect(result.errors.isEmpty)
-    for command in ["index", "search", "suggest", "events", "trending"] {
+    for command in ["index", "search", "suggest", "events", "trending", "stats", "check"] {
       #expect(result.output.contains("  discover \(command) "))
     }
     #expect(result.output.contains("Exit status"))
   }
 
-  @Test(arguments: ["index", "search", "suggest", "events", "trending"])
+  @Test(arguments: ["index", "search", "suggest", "events", "trending", "stats", "check"])
   func eachCommandHasItsOwnHelp(_ command: String) {
     let viaFlag = CLITestSupport.run([command, "--help"])
     let viaHelp = CLITestSupport.run(["help", command])
