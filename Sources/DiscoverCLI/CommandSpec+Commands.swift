@@ -19,10 +19,10 @@ extension CommandSpec {
 
       By default the first bad line stops the build with its line number and what is wrong
       with it; with --skip-bad-lines bad lines are skipped, counted and the first few listed
-      on standard error. The index is committed to
-      DIR as a new segment file and manifest: a failed or killed run leaves any previous
-      index in place, and another writer at work in DIR makes it stop (indexLocked).
-      Progress is shown on standard error when it is a terminal.
+      on standard error. The index is committed to DIR as a new segment file and manifest:
+      a failed or killed run leaves any previous index in place, and another writer at work
+      in DIR makes it stop (indexLocked). Progress is shown on standard error when it is a
+      terminal.
       """,
     options: [
       .value("--out", "DIR", "The directory to save the index in (created if needed)."),
