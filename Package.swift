@@ -30,9 +30,14 @@ let package = Package(
       name: "CPrefetch",
       path: "Sources/CPrefetch"
     ),
+    // CRC-32C with the processor's instruction, chosen at run time.
+    .target(
+      name: "CCRC32C",
+      path: "Sources/CCRC32C"
+    ),
     .target(
       name: "DiscoverSearch",
-      dependencies: ["CICU", "CPrefetch", "CSQLite"],
+      dependencies: ["CCRC32C", "CICU", "CPrefetch", "CSQLite"],
       path: "Sources/DiscoverSearch"
     ),
     // The CLI's logic, a library so that tests can run its commands in-process.

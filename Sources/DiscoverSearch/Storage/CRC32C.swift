@@ -1,8 +1,15 @@
+import CCRC32C
+
 /// CRC-32C (Castagnoli polynomial 0x1EDC6F41, reflected 0x82F63B78), the checksum of iSCSI,
-/// ext4 and LevelDB, computed with the slicing-by-8 tables of Kounavis and Berry ("A
-/// Systematic Approach to Building High Performance Software-Based CRC Generators", ISCC
-/// 2005): eight table lookups per eight bytes instead of one per byte.
+/// ext4 and LevelDB: with the processor's `crc32` instruction where it has one (SSE 4.2,
+/// eight bytes per instruction: about 7 times the tables' speed, which made checksums 44%
+/// of opening an index of 1M documents), else with the slicing-by-8 tables of Kounavis and
+/// Berry ("A Systematic Approach to Building High Performance Software-Based CRC
+/// Generators", ISCC 2005): eight table lookups per eight bytes instead of one per byte.
 enum CRC32C {
+  /// Whether the processor computes CRC-32C itself.
+  static let hasHardware = ccrc32c_has_hardware() != 0
+
   private static let tables: [UInt32] = {
     var tables = [UInt32](repeating: 0, count: 8 * 256)
     for byte in 0..<256 {
@@ -24,6 +31,13 @@ enum CRC32C {
   ///
   /// - Complexity: O(n).
   static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+    guard let base = bytes.baseAddress else { return seed }
+    if hasHardware { return ~ccrc32c_hardware(~seed, base, bytes.count) }
+    return tableChecksum(bytes, seed: seed)
+  }
+
+  /// The checksum computed with the tables, on any processor.
+  static func tableChecksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
     guard let base = bytes.baseAddress else { return seed }
     let count = bytes.count
     // The running value and offset live inside the closure: captured from outside, they
