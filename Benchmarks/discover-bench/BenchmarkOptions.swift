@@ -27,12 +27,14 @@ struct BenchmarkOptions {
   var showsMemory = false
   /// Synthetic trending events to record and judge (`--events N`); `nil` for none.
   var eventCount: Int?
+  /// Whether to time the index as a service starts it (`--live`).
+  var measuresLive = false
 
   static let usage = """
     usage: discover-bench [--corpus FILE | --docs N [--seed S]] [--queries FILE]
                           [--write-corpus FILE] [--write-queries FILE] [--json FILE]
                           [--query-count N] [--suggest-count N] [--passes N] [--no-verify]
-                          [--slowest N] [--memory] [--events N]
+                          [--slowest N] [--memory] [--events N] [--live]
 
     With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
     its generated query mix (searches and completions), printing a table.
@@ -53,6 +55,8 @@ struct BenchmarkOptions {
       --events N            record N synthetic trending events over three simulated days
                             on the corpus (Zipf views, planted risers, bot bursts) and
                             judge the lists against what was planted
+      --live                time opening the saved index to its first search, and the
+                            first completion after an open (median of 5 opens)
 
     DISCOVER_BENCH_DUMP=FILE writes each search query's median µs (blended, text-only), tab
     and text; DISCOVER_BENCH_SUGGEST_DUMP=FILE each suggest query's median µs (typo
@@ -105,6 +109,7 @@ struct BenchmarkOptions {
       case "--slowest": options.slowestCount = try integer(flag, minimum: 1)
       case "--memory": options.showsMemory = true
       case "--events": options.eventCount = try integer(flag, minimum: 1)
+      case "--live": options.measuresLive = true
       case "--help", "-h":
         print(usage)
         exit(0)

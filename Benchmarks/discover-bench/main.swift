@@ -68,6 +68,14 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
   let trending = try options.eventCount.map { count in
     try TrendingWorkload(options: options, eventCount: count, progress: progress).run()
   }
+  var live: LiveWorkload.Result?
+  if options.measuresLive {
+    progress.update("Opening the saved index afresh")
+    live = try LiveWorkload(
+      directory: directory, firstSearch: searchQueries.first?.text ?? "dance",
+      firstPrefix: suggestQueries.first?.text ?? "da"
+    ).run()
+  }
 
   let report = BenchmarkReport(
     corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
@@ -80,7 +88,8 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
     // what the workloads built to it.
     memoryBytesWithSuggestions: memoryBytes + (index.memoryBytes - reopenedBytes),
     suggest: suggestQueries.isEmpty ? nil : suggest.latency,
-    suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency, trending: trending)
+    suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency, trending: trending,
+    live: live)
   progress.clear()
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
