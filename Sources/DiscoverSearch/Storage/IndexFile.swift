@@ -19,7 +19,10 @@
 enum IndexFile {
   static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
   /// Bumped whenever the section order or any layout changes.
-  static let formatVersion: UInt32 = 8
+  static let formatVersion: UInt32 = 9
+  /// The versions this build reads: 8 lacks the suggestion sections, which are then built
+  /// on first use.
+  static let readableVersions: ClosedRange<UInt32> = 8...9
   static let byteOrderMark: UInt32 = 0x0102_0304
   static let headerSize = 16
   static let footerSize = 32
@@ -218,10 +221,10 @@ struct IndexFileReader {
       )
     }
     let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-    guard version == IndexFile.formatVersion else {
+    guard IndexFile.readableVersions.contains(version) else {
       throw SearchError(
         .corruptIndex,
-        "\(path) has index format \(version); this build reads format \(IndexFile.formatVersion); rebuild the index"
+        "\(path) has index format \(version); this build reads formats \(IndexFile.readableVersions.lowerBound) to \(IndexFile.readableVersions.upperBound); rebuild the index"
       )
     }
     guard bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == IndexFile.byteOrderMark else {
@@ -300,6 +303,13 @@ struct IndexFileReader {
 
   /// The size of the file in bytes.
   var fileSize: Int { storage.byteCount }
+
+  /// The file's format version (checked to be one this build reads).
+  var formatVersion: UInt32 {
+    UInt32(
+      littleEndian: UnsafeRawPointer(storage.base).loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+    )
+  }
 
   /// The next section, as a column of `T`.
   mutating func column<T: BitwiseCopyable>(_: T.Type = T.self) throws -> Column<T> {

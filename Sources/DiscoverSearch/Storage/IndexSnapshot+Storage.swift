@@ -169,6 +169,65 @@ extension IndexSnapshot {
     try writer.append(effects.names)
     try writer.append(effects.thumbnails)
     try writer.append(effects.useCounts)
+    try writeSuggestions(to: &writer)
+  }
+
+  /// The completion structures (format 9), built now if no call has built them: sorted,
+  /// they take seconds to make at a million documents, and read back they are ready at
+  /// once. The tables derived from them (trie heads, range maxima) are rebuilt on open.
+  private func writeSuggestions(to writer: inout IndexFileWriter) throws {
+    let (lexicon, phrases) = suggestionCache.structures(of: self)
+    try writer.append(lexicon.keys.bytes)
+    try writer.append(lexicon.keys.starts)
+    try writer.append(lexicon.frequencies.weights)
+    try writer.append(phrases.keys.bytes)
+    try writer.append(phrases.keys.starts)
+    try writer.append(phrases.weights.weights)
+    try writer.append(phrases.sources)
+    try writer.append(phrases.targets)
+  }
+
+  /// Reads what ``writeSuggestions(to:)`` wrote, checking that every key list is sorted
+  /// and every target names a document of its kind, so that completions never read out of
+  /// bounds.
+  private static func readSuggestions(
+    _ reader: inout IndexFileReader, path: String, userCount: Int, soundCount: Int
+  ) throws -> (TermLexicon, PhraseDictionary) {
+    func corrupt(_ what: String) -> SearchError {
+      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+    }
+    guard
+      let lexiconKeys = SortedKeys(
+        validatingBytes: try reader.column(), starts: try reader.column())
+    else { throw corrupt("the sorted terms are damaged") }
+    let frequencies = try reader.array(UInt32.self)
+    guard frequencies.count == lexiconKeys.count else {
+      throw corrupt("the term frequencies do not match the terms")
+    }
+    guard
+      let phraseKeys = SortedKeys(validatingBytes: try reader.column(), starts: try reader.column())
+    else { throw corrupt("the sorted phrases are damaged") }
+    let weights = try reader.array(UInt32.self)
+    let sources = try reader.column(UInt8.self)
+    let targets = try reader.column(UInt32.self)
+    guard weights.count == phraseKeys.count, sources.count == phraseKeys.count,
+      targets.count == phraseKeys.count
+    else { throw corrupt("the phrase columns do not match the phrases") }
+    for position in 0..<sources.count {
+      let target = targets[position]
+      let isValid =
+        switch PhraseDictionary.Source(rawValue: sources[position]) {
+        case .titlePair: target == UInt32.max
+        case .displayName: Int(target) < userCount
+        case .soundTitle, .soundArtist: Int(target) < soundCount
+        case nil: false
+        }
+      guard isValid else { throw corrupt("a phrase names no document of its kind") }
+    }
+    return (
+      TermLexicon(keys: lexiconKeys, weights: frequencies),
+      PhraseDictionary(keys: phraseKeys, weights: weights, sources: sources, targets: targets)
+    )
   }
 
   private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<
@@ -306,10 +365,18 @@ extension IndexSnapshot {
     guard effectColumns.ids.count == effectCount, effectColumns.names.count == effectCount,
       effectColumns.useCounts.count == effectCount
     else { throw corrupt("the effect columns do not match the effect count") }
+    let suggestions =
+      reader.formatVersion >= 9
+      ? try readSuggestions(&reader, path: path, userCount: userCount, soundCount: soundCount)
+      : nil
     guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
-    return IndexSnapshot(
+    let snapshot = IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
       users: users, hashtags: hashtags, sounds: soundColumns, effects: effectColumns)
+    if let (lexicon, phrases) = suggestions {
+      snapshot.suggestionCache.store(lexicon: lexicon, phrases: phrases)
+    }
+    return snapshot
   }
 }
 

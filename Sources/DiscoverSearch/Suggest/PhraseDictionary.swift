@@ -43,7 +43,7 @@ final class PhraseDictionary: Sendable {
   ///
   /// - Complexity: O(n) in the text of titles, display names and sounds, plus sorting the
   ///   entries.
-  init(snapshot: IndexSnapshot) {
+  convenience init(snapshot: IndexSnapshot) {
     var entries: [[UInt8]: (weight: UInt32, source: Source, target: UInt32)] = [:]
     func add(_ key: [UInt8], weight: UInt32, source: Source, target: UInt32) {
       guard !key.isEmpty, key.count <= 128 else { return }
@@ -114,13 +114,28 @@ final class PhraseDictionary: Sendable {
     var weights: [UInt32] = []
     var sources: [UInt8] = []
     var targets: [UInt32] = []
-    var largest = [UInt32](repeating: 1, count: 4)
     for index in order {
       let entry = entries[keyList[Int(index)]]!
       weights.append(entry.weight)
       sources.append(entry.source.rawValue)
       targets.append(entry.target)
-      largest[Int(entry.source.rawValue)] = max(largest[Int(entry.source.rawValue)], entry.weight)
+    }
+    self.init(keys: keys, weights: weights, sources: Column(sources), targets: Column(targets))
+  }
+
+  /// The dictionary of entries already sorted by key (as an index file keeps them).
+  ///
+  /// - Precondition: one weight, source and target per key; every source a ``Source``.
+  /// - Complexity: O(n) in the entries, plus the range-maximum tables.
+  init(keys: SortedKeys, weights: [UInt32], sources: Column<UInt8>, targets: Column<UInt32>) {
+    precondition(
+      weights.count == keys.count && sources.count == keys.count && targets.count == keys.count,
+      "a phrase dictionary needs one weight, source and target per key")
+    var largest = [UInt32](repeating: 1, count: 4)
+    for (position, weight) in weights.enumerated() {
+      let source = Int(sources[position])
+      precondition(source < largest.count, "a phrase source of an unknown kind")
+      largest[source] = max(largest[source], weight)
     }
     self.keys = keys
     rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
@@ -128,8 +143,8 @@ final class PhraseDictionary: Sendable {
     }
     self.weights = RangeMaximum(
       weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
-    self.sources = Column(sources)
-    self.targets = Column(targets)
+    self.sources = sources
+    self.targets = targets
     largestWeights = largest
     largestLogarithms = largest.map { log1p(Double(max($0, 1))) }
   }

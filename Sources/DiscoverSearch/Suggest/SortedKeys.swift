@@ -41,6 +41,26 @@ struct SortedKeys: Sendable {
   /// The fewest keys of a bucket given a table of third bytes.
   static let thirdByteMinimum = 256
 
+  /// The keys of `bytes` at `starts`, read from a file: `nil` unless the starts begin at 0,
+  /// never decrease, end at the bytes' end, and the keys are in strictly increasing order,
+  /// which every search of them assumes.
+  ///
+  /// - Complexity: O(n) in the bytes.
+  init?(validatingBytes bytes: Column<UInt8>, starts: Column<UInt32>) {
+    guard starts.count >= 1, starts[0] == 0, Int(starts[starts.count - 1]) == bytes.count
+    else { return nil }
+    for index in 1..<starts.count where starts[index] < starts[index - 1] { return nil }
+    for index in 1..<max(starts.count - 1, 1) {
+      let previous = UnsafeBufferPointer(
+        start: bytes.base + Int(starts[index - 1]),
+        count: Int(starts[index]) - Int(starts[index - 1]))
+      let current = UnsafeBufferPointer(
+        start: bytes.base + Int(starts[index]), count: Int(starts[index + 1]) - Int(starts[index]))
+      guard Self.compare(previous, current) < 0 else { return nil }
+    }
+    self.init(bytes: bytes, starts: starts)
+  }
+
   init(bytes: Column<UInt8>, starts: Column<UInt32>) {
     self.bytes = bytes
     self.starts = starts

@@ -106,6 +106,14 @@ final class SuggestionCache: Sendable {
     }
   }
 
+  /// Keeps structures read from an index file, so that no call builds them.
+  func store(lexicon: TermLexicon, phrases: PhraseDictionary) {
+    built.withLock { $0 = (lexicon, phrases) }
+  }
+
+  /// The structures, if built or stored.
+  var stored: (lexicon: TermLexicon, phrases: PhraseDictionary)? { built.withLock { $0 } }
+
   /// The lexicon alone.
   func lexicon(of snapshot: IndexSnapshot) -> TermLexicon {
     structures(of: snapshot).lexicon

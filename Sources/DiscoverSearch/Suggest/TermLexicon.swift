@@ -30,7 +30,7 @@ final class TermLexicon: Sendable {
   /// Sorts the terms of `snapshot`.
   ///
   /// - Complexity: O(t log t) for t terms, plus one pass over every type's term presence.
-  init(snapshot: IndexSnapshot) {
+  convenience init(snapshot: IndexSnapshot) {
     let terms = snapshot.terms
     let termCount = terms.count
     var frequency = [UInt32](repeating: 0, count: termCount)
@@ -65,19 +65,30 @@ final class TermLexicon: Sendable {
     starts.reserveCapacity(termCount + 1)
     var weights: [UInt32] = []
     weights.reserveCapacity(termCount)
-    var largest: (word: UInt32, hashtag: UInt32, mention: UInt32) = (1, 1, 1)
     for id in order {
       terms.withBytes(of: id) { bytes.append(contentsOf: $0) }
       starts.append(UInt32(truncatingIfNeeded: bytes.count))
-      let weight = frequency[Int(id)]
-      weights.append(weight)
-      switch TermLexicon.kind(firstByte: terms.withBytes(of: id) { $0.first ?? 0 }) {
+      weights.append(frequency[Int(id)])
+    }
+    self.init(keys: SortedKeys(bytes: Column(bytes), starts: Column(starts)), weights: weights)
+  }
+
+  /// The lexicon of terms already sorted (as an index file keeps them), each with the
+  /// number of documents holding it.
+  ///
+  /// - Precondition: `weights` has one weight per key.
+  /// - Complexity: O(t) for t terms, plus the range-maximum tables.
+  init(keys: SortedKeys, weights: [UInt32]) {
+    precondition(weights.count == keys.count, "a lexicon needs one weight per term")
+    var largest: (word: UInt32, hashtag: UInt32, mention: UInt32) = (1, 1, 1)
+    for (position, weight) in weights.enumerated() {
+      switch TermLexicon.kind(firstByte: keys.key(position).first ?? 0) {
       case .hashtag: largest.hashtag = max(largest.hashtag, weight)
       case .user: largest.mention = max(largest.mention, weight)
       default: largest.word = max(largest.word, weight)
       }
     }
-    keys = SortedKeys(bytes: Column(bytes), starts: Column(starts))
+    self.keys = keys
     frequencies = RangeMaximum(
       weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
     largestFrequencies = largest

@@ -43,8 +43,63 @@ struct CatalogSectionsTests {
       }
     }
 
-    /// Section `index` counted from the end (1 is the last).
-    func section(fromEnd index: Int) -> Range<Int> { sections[sections.count - index] }
+    /// The suggestion sections format 9 writes after the catalog: sorted terms (bytes,
+    /// starts), their frequencies, sorted phrases (bytes, starts), their weights, sources
+    /// and targets.
+    static let suggestionSectionCount = 8
+
+    /// The offset in ``sections`` of section `index` counted from the end of the catalog
+    /// sections (1 is the last of them, just before the suggestion sections).
+    func offset(fromEnd index: Int) -> Int {
+      sections.count - Self.suggestionSectionCount - index
+    }
+
+    /// Section `index` counted from the end of the catalog sections.
+    func section(fromEnd index: Int) -> Range<Int> { sections[offset(fromEnd: index)] }
+
+    /// Suggestion section `index` (0 for the sorted terms' bytes).
+    func suggestionSection(_ index: Int) -> Int {
+      sections.count - Self.suggestionSectionCount + index
+    }
+
+    /// The value at byte `offset` of the file.
+    func value<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+      Self.load(T.self, bytes, at: offset)
+    }
+
+    /// Rewrites the file without its last suggestion sections (all but the first `kept`),
+    /// with `version` in its header, as a file of that version would be: the sections that
+    /// remain, a new table and footer.
+    mutating func dropSuggestionSections(settingVersion version: UInt32, keeping kept: Int = 0)
+      throws
+    {
+      let remaining = sections.count - Self.suggestionSectionCount + kept
+      let end = sections[remaining - 1].upperBound
+      let entries = bytes[tableOffset..<(tableOffset + remaining * IndexFile.tableEntrySize)]
+      var rebuilt = Array(bytes[..<end])
+      while rebuilt.count % IndexFile.alignment != 0 { rebuilt.append(0) }
+      let newTable = rebuilt.count
+      rebuilt += entries
+      let tableChecksum = rebuilt.withUnsafeBytes {
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[newTable...]))
+      }
+      for word in [UInt64(newTable), UInt64(remaining)] {
+        withUnsafeBytes(of: word.littleEndian) { rebuilt += $0 }
+      }
+      withUnsafeBytes(of: tableChecksum.littleEndian) { rebuilt += $0 }
+      withUnsafeBytes(of: UInt32(0)) { rebuilt += $0 }
+      rebuilt += IndexFile.magic
+      withUnsafeBytes(of: version.littleEndian) {
+        rebuilt.replaceSubrange(8..<12, with: $0)
+      }
+      self = try IndexFileImage(rebuilt)
+    }
+
+    /// Sets element `element` of section `index` (counted from the first) and re-checksums.
+    mutating func set<T: FixedWidthInteger>(_ value: T, section index: Int, element: Int) {
+      store(value, at: sections[index].lowerBound + element * T.bitWidth / 8)
+      updateChecksums(ofSection: index)
+    }
 
     /// Element `element` of section `index` (from the end), read as `T`.
     func value<T: FixedWidthInteger>(_: T.Type, fromEnd index: Int, element: Int) -> T {
@@ -53,8 +108,7 @@ struct CatalogSectionsTests {
 
     /// Sets element `element` of section `index` (from the end) and re-checksums.
     mutating func set<T: FixedWidthInteger>(_ value: T, fromEnd index: Int, element: Int) {
-      store(value, at: section(fromEnd: index).lowerBound + element * T.bitWidth / 8)
-      updateChecksums(ofSection: sections.count - index)
+      set(value, section: offset(fromEnd: index), element: element)
     }
 
     /// Sets element `element` of the first section and re-checksums.
@@ -77,7 +131,8 @@ struct CatalogSectionsTests {
     }
   }
 
-  // Sections counted from the end of the file, as `IndexSnapshot+Storage.swift` writes them.
+  // Sections counted from the end of the catalog sections, as `IndexSnapshot+Storage.swift`
+  // writes them.
   static let effectUseCountWidth = 2
   static let effectThumbnailTemplates = 8
   static let effectNameBytes = 10
