@@ -35,9 +35,14 @@ let package = Package(
       name: "CCRC32C",
       path: "Sources/CCRC32C"
     ),
+    // Happens-before annotations for the thread sanitizer, no-ops without it.
+    .target(
+      name: "CSanitizer",
+      path: "Sources/CSanitizer"
+    ),
     .target(
       name: "DiscoverSearch",
-      dependencies: ["CCRC32C", "CICU", "CPrefetch", "CSQLite"],
+      dependencies: ["CCRC32C", "CICU", "CPrefetch", "CSanitizer", "CSQLite"],
       path: "Sources/DiscoverSearch"
     ),
     // The CLI's logic, a library so that tests can run its commands in-process.

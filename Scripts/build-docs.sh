@@ -17,7 +17,7 @@ triple=$(swift -print-target-info | sed -n 's/.*"triple": *"\([^"]*\)".*/\1/p' |
 graphs=$(mktemp -d)
 trap 'rm -rf "$graphs"' EXIT
 modulemaps=()
-for shim in CICU CSQLite CPrefetch CCRC32C; do
+for shim in CICU CSQLite CPrefetch CCRC32C CSanitizer; do
   modulemaps+=(-Xcc "-fmodule-map-file=$bin/$shim.build/module.modulemap" -I "Sources/$shim/include")
 done
 # The public API only: `package` helpers of the CLI and the benchmark stay out.

@@ -14,9 +14,9 @@ import Synchronization
 /// tasks at once while one writer commits: each search runs on the snapshot that was
 /// current when it started.
 public final class DiscoverIndex: Sendable {
-  private let current: Mutex<IndexSnapshot>
+  private let current: Lock<IndexSnapshot>
   /// The directory this index was opened from or last saved to, and its commit.
-  let source = Mutex<IndexSource?>(nil)
+  let source = Lock<IndexSource?>(nil)
   /// Reusable search buffers, shared by every snapshot of this index.
   let workspaces = WorkspacePool()
 
@@ -26,7 +26,7 @@ public final class DiscoverIndex: Sendable {
   }
 
   init(snapshot: IndexSnapshot) {
-    current = Mutex(snapshot)
+    current = Lock(snapshot)
     // Build the analysis tables now (a few milliseconds, once per process) rather than in
     // the first search.
     Analyzer.prepare()

@@ -67,7 +67,7 @@ public final class QueryAnalytics: Sendable {
     let storage: AnalyticsStorage?
   }
 
-  private let state: Mutex<State>
+  private let state: Lock<State>
   private let clock: @Sendable () -> Date
 
   /// Creates an empty store in memory, for tests and short-lived processes.
@@ -82,7 +82,7 @@ public final class QueryAnalytics: Sendable {
   ) {
     Analyzer.prepare()
     self.clock = clock
-    state = Mutex(
+    state = Lock(
       State(
         aggregates: AnalyticsAggregates(configuration: configuration),
         recent: RecentSearches(limit: configuration.recentSearchLimit), storage: nil))
@@ -123,7 +123,7 @@ public final class QueryAnalytics: Sendable {
       throw Self.storageError(error, "cannot open the analytics database at \(path)")
     }
     self.clock = clock
-    state = Mutex(State(aggregates: aggregates, recent: recent, storage: storage))
+    state = Lock(State(aggregates: aggregates, recent: recent, storage: storage))
   }
 
   /// The normalized form of a query: sanitized, then folded token by token with

@@ -162,12 +162,12 @@ final class StaticFactorCache: Sendable {
     var originSeconds: Int64
   }
 
-  private let entries = Mutex<[(key: Key, factors: StaticFactors)]>([])
+  private let entries = Lock<[(key: Key, factors: StaticFactors)]>([])
   private static let capacity = 8
   /// Each type's default popularity pivot, computed on first use: a pass of `log1p` over
   /// the type's counts that does not depend on the origin, so the factors recomputed each
   /// minute need not repeat it.
-  private let defaultPivots = Mutex<[SearchResultType: Double]>([:])
+  private let defaultPivots = Lock<[SearchResultType: Double]>([:])
 
   /// The factors for `type` under `options` at `now`, computed on a miss.
   func factors(

@@ -141,7 +141,7 @@ struct ExactNameFilter: Sendable {
 
 /// The exact name filters of a snapshot, built per type on first use.
 final class ExactNameFilterCache: Sendable {
-  private let filters = Mutex<[ExactNameFilter?]>([nil, nil, nil, nil])
+  private let filters = Lock<[ExactNameFilter?]>([nil, nil, nil, nil])
 
   /// ``ExactNameFilter/mayMatchExactly(groups:termIDs:nameLengths:tagKey:)`` of the filter of
   /// `type`, asked where it is kept (a search copies no sets), built first if it is not yet

@@ -31,7 +31,7 @@ final class WorkspacePool: Sendable {
   /// Idle workspaces kept at most; more concurrent searches make their own.
   static let capacity = 16
 
-  private let idle = Mutex<[SearchWorkspace]>([])
+  private let idle = Lock<[SearchWorkspace]>([])
 
   /// Runs `body` with a workspace no other search is using.
   func withWorkspace<Result>(_ body: (SearchWorkspace) throws -> Result) rethrows -> Result {

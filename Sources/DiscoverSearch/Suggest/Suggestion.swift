@@ -93,7 +93,7 @@ public struct SuggestOptions: Sendable, Hashable {
 
 /// The completion structures of a snapshot, built on first use.
 final class SuggestionCache: Sendable {
-  private let built = Mutex<(lexicon: TermLexicon, phrases: PhraseDictionary)?>(nil)
+  private let built = Lock<(lexicon: TermLexicon, phrases: PhraseDictionary)?>(nil)
 
   /// The lexicon and phrase dictionary, built now if they are not yet (concurrent first
   /// callers wait for one build).

@@ -64,7 +64,7 @@ public final class TrendingContent: Sendable {
   let store: any TrendingStore
   let index: DiscoverIndex?
   let clock: @Sendable () -> Date
-  let caches = Mutex(TrendingCaches())
+  let caches = Lock(TrendingCaches())
 
   /// The configuration the store was made with.
   public var configuration: TrendingConfiguration { store.configuration }

@@ -21,18 +21,18 @@ public protocol TrendingStore: AnyObject, Sendable {
 public final class InMemoryTrendingStore: TrendingStore {
   /// The configuration the state was made with.
   public let configuration: TrendingConfiguration
-  private let state: Mutex<TrendingState>
+  private let state: Lock<TrendingState>
 
   /// Creates an empty store.
   public init(configuration: TrendingConfiguration = TrendingConfiguration()) {
     self.configuration = configuration
-    state = Mutex(TrendingState(configuration: configuration))
+    state = Lock(TrendingState(configuration: configuration))
   }
 
   /// Creates a store holding `state`.
   init(state: TrendingState) {
     configuration = state.configuration
-    self.state = Mutex(state)
+    self.state = Lock(state)
   }
 
   /// Runs `body` with the state under the store's mutex.
