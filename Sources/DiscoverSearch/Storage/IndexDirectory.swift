@@ -132,10 +132,40 @@ enum IndexDirectory {
 
   /// The newest whole commit in `directory`, or `nil` when it holds no manifest at all.
   ///
+  /// A writer may commit while this reads: a manifest or segment that vanishes between the
+  /// listing and its reading means a newer commit landed (a commit removes the older files
+  /// only after its manifest is in place), so the directory is listed again, a few times.
+  ///
   /// - Throws: ``SearchError/Code/corruptIndex`` when manifests exist but none is whole with
   ///   all its files, naming the newest one's damage; ``SearchError/Code/io`` when the
   ///   directory cannot be listed.
   static func newestCommit(in directory: URL) throws(SearchError) -> IndexManifest? {
+    var attempt = 0
+    while true {
+      attempt += 1
+      switch try scanCommits(in: directory) {
+      case .found(let manifest): return manifest
+      case .empty: return nil
+      case .damaged(_, sawVanishedFile: true) where attempt < 10: continue
+      case .damaged(let damage, _):
+        throw SearchError(
+          .corruptIndex,
+          "no whole commit in \(directory.path) (\(damage)); rebuild the index with `discover index`"
+        )
+      }
+    }
+  }
+
+  private enum Scan {
+    case found(IndexManifest)
+    case empty
+    /// No whole commit: the newest manifest's damage, and whether a file listed or named
+    /// was gone when read.
+    case damaged(String, sawVanishedFile: Bool)
+  }
+
+  /// One pass over the manifests listed, newest first.
+  private static func scanCommits(in directory: URL) throws(SearchError) -> Scan {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -144,27 +174,28 @@ enum IndexDirectory {
         .io, "cannot list the index directory \(directory.path): \(error.localizedDescription)")
     }
     let generations = names.compactMap(IndexManifest.generation(ofFileName:)).sorted(by: >)
+    guard !generations.isEmpty else { return .empty }
     var firstDamage: String?
+    var sawVanishedFile = false
     for generation in generations {
       let name = IndexManifest.fileName(generation: generation)
+      let path = directory.appendingPathComponent(name).path
       switch readManifest(name, in: directory) {
       case .success(let manifest) where manifest.generation == generation:
         if let missing = missingSegment(of: manifest, in: directory) {
-          firstDamage = firstDamage ?? "\(name) names \(missing)"
+          firstDamage = firstDamage ?? "\(name) names \(missing.description)"
+          sawVanishedFile = sawVanishedFile || missing.isGone
           continue
         }
-        return manifest
+        return .found(manifest)
       case .success:
         firstDamage = firstDamage ?? "\(name) holds another generation"
       case .failure(let damage):
         firstDamage = firstDamage ?? "\(name): \(damage.reason)"
+        sawVanishedFile = sawVanishedFile || access(path, F_OK) != 0
       }
     }
-    guard let firstDamage else { return nil }
-    throw SearchError(
-      .corruptIndex,
-      "no whole commit in \(directory.path) (\(firstDamage)); rebuild the index with `discover index`"
-    )
+    return .damaged(firstDamage ?? "no manifest", sawVanishedFile: sawVanishedFile)
   }
 
   private static func readManifest(_ name: String, in directory: URL) -> Result<
@@ -180,14 +211,19 @@ enum IndexDirectory {
     }
   }
 
-  /// The first segment of `manifest` that is missing or of another size, described.
-  private static func missingSegment(of manifest: IndexManifest, in directory: URL) -> String? {
+  /// The first segment of `manifest` that is missing or of another size, described, and
+  /// whether it is gone.
+  private static func missingSegment(of manifest: IndexManifest, in directory: URL)
+    -> (description: String, isGone: Bool)?
+  {
     for segment in manifest.segments {
       var status = stat()
       let path = directory.appendingPathComponent(segment.file).path
-      guard stat(path, &status) == 0 else { return "\(segment.file), which is missing" }
+      guard stat(path, &status) == 0 else { return ("\(segment.file), which is missing", true) }
       guard status.st_mode & S_IFMT == S_IFREG, Int(exactly: status.st_size) == segment.bytes
-      else { return "\(segment.file) of \(segment.bytes) bytes, which is \(status.st_size)" }
+      else {
+        return ("\(segment.file) of \(segment.bytes) bytes, which is \(status.st_size)", false)
+      }
     }
     return nil
   }
@@ -236,7 +272,7 @@ enum IndexDirectory {
 
   /// The injected failures, by directory path: only commits into that directory fail, so
   /// tests running at once do not see each other's.
-  static let injectedFaults = Mutex<[String: FaultStep]>([:])
+  static let injectedFaults = Lock<[String: FaultStep]>([:])
 
   private static func failIfInjected(_ step: FaultStep, in directory: URL) throws(SearchError) {
     guard injectedFaults.withLock({ $0[directory.path] }) == step else { return }

@@ -83,7 +83,7 @@ extension DiscoverIndex {
       let path = directory.appendingPathComponent(manifest.segments[0].file).path
       do {
         return (try IndexSnapshot.load(fromFile: path), manifest.generation)
-      } catch let error as SearchError where error.code == .io && attempt < 3 {
+      } catch let error as SearchError where error.code == .io && attempt < 10 {
         continue
       }
     }
