@@ -102,7 +102,9 @@ struct SuggestionSectionsTests {
     try CatalogSectionsTests.expectCorrupt(image, "a phrase names no document of its kind")
   }
 
-  @Test func frequenciesOfAnotherCountAreCorrupt() throws {
+  /// A format 9 file cut after its first two suggestion sections (a table and footer made
+  /// anew, so only the reader's section count stands in the way).
+  @Test func aFileMissingSuggestionSectionsIsCorrupt() throws {
     var image = try Self.savedImage()
     try image.dropSuggestionSections(settingVersion: 9, keeping: 2)
     try CatalogSectionsTests.expectCorrupt(image, "fewer sections")
