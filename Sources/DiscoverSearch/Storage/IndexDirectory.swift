@@ -242,7 +242,13 @@ enum IndexDirectory {
     precondition(lock.directory == directory, "a commit under another directory's lock")
     // Past every manifest name, whole or torn: a torn newest commit is then older than the
     // new one, and removed with the rest.
-    let generation = highestGeneration(in: directory) + 1
+    let (generation, overflows) = highestGeneration(in: directory).addingReportingOverflow(1)
+    guard !overflows else {
+      throw SearchError(
+        .corruptIndex,
+        "a manifest in \(directory.path) claims the last generation there is; remove the manifest files and commit again"
+      )
+    }
     let segmentName = IndexManifest.segmentFileName(generation: generation)
     let segmentPath = directory.appendingPathComponent(segmentName).path
     let size = try writeSegment(snapshot, to: segmentPath, in: directory)

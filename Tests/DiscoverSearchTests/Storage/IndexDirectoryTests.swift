@@ -211,4 +211,16 @@ struct IndexDirectoryTests {
       #expect(try DiscoverIndex.open(at: directory).search("sunrise").totalHits > 0)
     }
   }
+
+  /// A manifest name claiming the last generation (from outside: a commit never gets
+  /// there) makes the next commit a typed error, not an overflow.
+  @Test func theLastGenerationIsATypedError() throws {
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try Self.write("garbage", IndexManifest.fileName(generation: .max), in: directory)
+      let error = try #require(throws: SearchError.self) {
+        try PersistenceTests.smallIndex().save(to: directory)
+      }
+      #expect(error.code == .corruptIndex)
+    }
+  }
 }
