@@ -21,7 +21,8 @@ extension DiscoverIndex {
   /// - Throws: ``SearchError/Code/invalidArgument`` when `limit` is outside 1...100.
   /// - Complexity: O(log t + k log k) for t terms and k suggestions, plus an automaton walk
   ///   when typo correction runs (a Levenshtein automaton). The first call on a snapshot
-  ///   sorts its terms (see ``prepareSuggestions()``).
+  ///   built in memory sorts its terms (see ``prepareSuggestions()``); an index opened from
+  ///   a file has them sorted already.
   public func suggestions(
     forPrefix text: String, limit: Int = 10, userID: String? = nil,
     analytics: QueryAnalytics? = nil, options: SuggestOptions = SuggestOptions()
@@ -43,7 +44,9 @@ extension DiscoverIndex {
   /// (the Top tab's cards and one-term queries).
   ///
   /// Call this after a commit to keep that cost out of a user's request: at 1,000,000
-  /// synthetic documents, about 2 seconds for the dictionaries and 0.1 for the filters.
+  /// synthetic documents, about 2 seconds for the dictionaries and 0.1 for the filters. An
+  /// index opened with ``open(at:)`` read its dictionaries with it (index format 9), so
+  /// only the filters are left to build.
   public func prepareSuggestions() {
     _ = snapshot.suggestionCache.structures(of: snapshot)
     snapshot.exactNames.prepare(snapshot)
