@@ -166,14 +166,7 @@ enum IndexDirectory {
 
   /// One pass over the manifests listed, newest first.
   private static func scanCommits(in directory: URL) throws(SearchError) -> Scan {
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-    } catch {
-      throw SearchError(
-        .io, "cannot list the index directory \(directory.path): \(error.localizedDescription)")
-    }
-    let generations = names.compactMap(IndexManifest.generation(ofFileName:)).sorted(by: >)
+    let generations = try manifestGenerations(in: directory).sorted(by: >)
     guard !generations.isEmpty else { return .empty }
     var firstDamage: String?
     var sawVanishedFile = false
@@ -287,8 +280,20 @@ enum IndexDirectory {
 
   /// The highest generation any manifest name in `directory` holds, whole or not.
   private static func highestGeneration(in directory: URL) -> UInt64 {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.compactMap(IndexManifest.generation(ofFileName:)).max() ?? 0
+    ((try? manifestGenerations(in: directory)) ?? []).max() ?? 0
+  }
+
+  /// The generations the manifest names in `directory` hold, in no order.
+  ///
+  /// - Throws: ``SearchError/Code/io`` when the directory cannot be listed.
+  private static func manifestGenerations(in directory: URL) throws(SearchError) -> [UInt64] {
+    do {
+      return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        .compactMap(IndexManifest.generation(ofFileName:))
+    } catch {
+      throw SearchError(
+        .io, "cannot list the index directory \(directory.path): \(error.localizedDescription)")
+    }
   }
 
   /// Writes and flushes a segment file through a temporary name, and returns its size.

@@ -328,36 +328,31 @@ struct VideoUses: Sendable, Hashable {
 extension TrendingCatalog {
   /// The id of the document at a catalog position.
   func id(_ type: ContentType, at position: Int) -> String {
+    ids(of: type).string(at: position)
+  }
+
+  /// The id column of the documents of `type`, in catalog order.
+  @inline(__always)
+  private func ids(of type: ContentType) -> StringColumn {
     switch type {
-    case .video: snapshot.partition(.video).ids.string(at: position)
-    case .hashtag: snapshot.partition(.hashtag).ids.string(at: position)
-    case .sound: snapshot.partition(.sound).ids.string(at: position)
-    case .effect: snapshot.effects.ids.string(at: position)
+    case .video: snapshot.partition(.video).ids
+    case .hashtag: snapshot.partition(.hashtag).ids
+    case .sound: snapshot.partition(.sound).ids
+    case .effect: snapshot.effects.ids
     }
   }
 
   /// Brings the ids of the documents at `positions` into the cache, their offsets and then
   /// their bytes, each stage's misses overlapping (see ``prefetchUseNumbers(ofVideosAt:ofType:)``).
   func prefetchIDs(_ type: ContentType, at positions: [Int]) {
-    let ids =
-      switch type {
-      case .video: snapshot.partition(.video).ids
-      case .hashtag: snapshot.partition(.hashtag).ids
-      case .sound: snapshot.partition(.sound).ids
-      case .effect: snapshot.effects.ids
-      }
+    let ids = ids(of: type)
     for position in positions { ids.prefetch(position, includingBytes: false) }
     for position in positions { ids.prefetch(position, includingBytes: true) }
   }
 
   /// The UTF-8 bytes of the id of the document at a catalog position, in the snapshot.
   private func idBytes(_ type: ContentType, at position: Int) -> UnsafeBufferPointer<UInt8> {
-    switch type {
-    case .video: snapshot.partition(.video).ids.utf8(at: position)
-    case .hashtag: snapshot.partition(.hashtag).ids.utf8(at: position)
-    case .sound: snapshot.partition(.sound).ids.utf8(at: position)
-    case .effect: snapshot.effects.ids.utf8(at: position)
-    }
+    ids(of: type).utf8(at: position)
   }
 
   /// Whether the id at `position` comes before the id at `other`, in the order that breaks

@@ -127,8 +127,6 @@ struct CardCache: Sendable {
 
   var count: Int { cards.count }
 
-  subscript(key: ContentKey) -> ItemCard? { offsets[key].map { cards[Int($0)] } }
-
   /// The cards of `keys`, `nil` for those not cached, in three passes so that the cache
   /// misses of each pass overlap: the table slots, then every line the cards found touch,
   /// then the cards.

@@ -647,10 +647,18 @@ struct TrendFormula: Sendable {
   private func counts(short: UInt64, long: UInt64)
     -> (observed: Double, long: Double, expected: Double, z: Double)
   {
-    let observed = Double(short) * shortFactor
-    let long = Double(long) * longFactor
-    let expected = long * expectedPerLong
+    let (observed, long, expected) = decayed(short: short, long: long)
     return (observed, long, expected, (observed - expected) / (expected + priorCount).squareRoot())
+  }
+
+  /// `O`, the decayed long count and `E` of a counter's sums, for ``counts(short:long:)``
+  /// and ``mayClear(_:_:)`` alike.
+  @inline(__always)
+  private func decayed(short: UInt64, long: UInt64)
+    -> (observed: Double, long: Double, expected: Double)
+  {
+    let long = Double(long) * longFactor
+    return (Double(short) * shortFactor, long, long * expectedPerLong)
   }
 
   /// A floor `f` on `z` in the terms ``mayClear(_:_:)`` compares with: `z = d / √s ≥ f`
@@ -675,8 +683,8 @@ struct TrendFormula: Sendable {
   /// division.
   @inline(__always)
   func mayClear(_ candidate: CandidateList.Candidate, _ bound: FloorBound) -> Bool {
-    let observed = Double(candidate.counters.short) * shortFactor
-    let expected = Double(candidate.counters.long) * longFactor * expectedPerLong
+    let (observed, _, expected) = decayed(
+      short: candidate.counters.short, long: candidate.counters.long)
     let difference = observed - expected
     let squares = difference * difference
     let limit = bound.squared * (expected + priorCount)
