@@ -5,9 +5,9 @@ import Synchronization
 /// Build one with a writer:
 /// ```swift
 /// let index = DiscoverIndex()
-/// var writer = index.makeWriter()
+/// var writer = try index.makeWriter()
 /// try writer.add(video)
-/// try writer.commit()
+/// try writer.publish()
 /// let response = try index.search("dance challenge", in: .videos, limit: 20)
 /// ```
 /// or open a saved one with ``open(at:)``. An index is safe to search from any number of
@@ -46,11 +46,33 @@ public final class DiscoverIndex: Sendable {
     return try writer.makeIndex()
   }
 
-  /// A writer whose ``IndexWriter/commit()`` publishes to this index.
+  /// A writer of this index, holding its documents: its ``IndexWriter/publish()`` makes
+  /// changes visible here, its ``IndexWriter/commit()`` also makes them durable.
   ///
-  /// The writer starts empty: a commit replaces the index's documents with the writer's.
-  public func makeWriter() -> IndexWriter {
-    IndexWriter(target: self, configuration: snapshot.configuration)
+  /// For an index opened from or saved to a directory, the writer holds the directory's lock
+  /// until it is gone (one writer per directory, in any process), starts from the newest
+  /// commit there (picked up first, as ``refreshIfChanged()`` does) and reads that commit's
+  /// documents file. Files that killed writers left in the directory are removed first.
+  ///
+  /// - Throws: ``SearchError/Code/indexLocked`` when another writer holds the directory;
+  ///   ``SearchError/Code/invalidArgument`` for an index saved by an earlier version without
+  ///   its documents; ``SearchError/Code/corruptIndex`` or ``SearchError/Code/io`` when the
+  ///   documents file is damaged or cannot be read.
+  /// - Complexity: O(*n*) in the documents' bytes, for a directory's index.
+  public func makeWriter() throws -> IndexWriter {
+    var lock: DirectoryLock?
+    if let directory = source.withLock({ $0?.directory }) {
+      lock = try DirectoryLock(directory: directory)
+      try refreshIfChanged()
+      // What killed writers left goes now, not at this writer's first commit.
+      if let newest = try IndexDirectory.newestCommit(in: directory) {
+        IndexDirectory.removeUnreferencedFiles(in: directory, keeping: newest)
+      }
+    }
+    let snapshot = self.snapshot
+    return IndexWriter(
+      target: self, configuration: snapshot.configuration, store: try snapshot.storedDocuments(),
+      lock: lock)
   }
 
   /// The current snapshot.

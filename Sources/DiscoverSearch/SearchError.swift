@@ -17,6 +17,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
       case corruptIndex
       case io
       case indexLocked
+      case documentNotFound
       case rateLimited
       case `internal`
     }
@@ -36,13 +37,15 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
     /// Another writer holds the index directory's lock: one writer per directory, in this
     /// process or another.
     public static let indexLocked = Code(.indexLocked)
+    /// A change names a document the index does not hold (counts for an unknown id).
+    public static let documentNotFound = Code(.documentNotFound)
     /// A caller sent more requests than its rate limit allows.
     public static let rateLimited = Code(.rateLimited)
     /// A broken invariant inside the engine; please report it.
     public static let `internal` = Code(.internal)
 
     /// The code's stable name, for programs: `invalidDocument`, `invalidQuery`,
-    /// `invalidArgument`, `corruptIndex`, `io`, `indexLocked`, `rateLimited` or `internal`, as spelled in
+    /// `invalidArgument`, `corruptIndex`, `io`, `indexLocked`, `documentNotFound`, `rateLimited` or `internal`, as spelled in
     /// this API. A service can send it in an error response; it never changes for a code.
     public var name: String {
       switch value {
@@ -52,6 +55,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
       case .corruptIndex: "corruptIndex"
       case .io: "io"
       case .indexLocked: "indexLocked"
+      case .documentNotFound: "documentNotFound"
       case .rateLimited: "rateLimited"
       case .internal: "internal"
       }
@@ -65,6 +69,7 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
       case .corruptIndex: "corrupt index"
       case .io: "I/O error"
       case .indexLocked: "index locked"
+      case .documentNotFound: "document not found"
       case .rateLimited: "rate limited"
       case .internal: "internal error"
       }

@@ -137,6 +137,13 @@ struct DocumentIDTable {
     return (id, true)
   }
 
+  /// Calls `body` with the bytes of id `id`.
+  func withBytes<R>(of id: UInt32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let start = Int(starts[Int(id)])
+    let end = Int(starts[Int(id) + 1])
+    return try arena.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+  }
+
   /// The number of `key`, if present.
   func find(_ key: UnsafeRawBufferPointer) -> UInt32? {
     probe(key, hash: ByteStringTable.hash(key)).id

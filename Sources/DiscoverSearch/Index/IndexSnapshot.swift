@@ -193,6 +193,8 @@ final class IndexSnapshot: Sendable {
   /// Which exact name matches each type can have, built on first use by a Top tab or one-term
   /// search (or by `prepareSuggestions()`).
   let exactNames = ExactNameFilterCache()
+  /// The documents this snapshot was built from, which a writer of the index starts from.
+  let documents = DocumentSlot()
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
@@ -212,7 +214,9 @@ final class IndexSnapshot: Sendable {
   /// An index with no documents.
   static func makeEmpty(configuration: IndexConfiguration = IndexConfiguration()) -> IndexSnapshot {
     // An empty writer builds an empty snapshot; it cannot fail.
-    (try? IndexWriter(configuration: configuration).makeSnapshot())!
+    let snapshot = (try? IndexWriter(configuration: configuration).makeSnapshot())!
+    snapshot.documents.value = .memory(.empty)
+    return snapshot
   }
 
   /// The partition of a type.

@@ -3,19 +3,31 @@ import Foundation
 
 /// Collects documents and builds searchable snapshots of them.
 ///
-/// A writer is owned by one task. Add documents with ``add(_:)-(Document)``, then
-/// ``commit()`` to publish everything added so far to the ``DiscoverIndex`` the writer came
-/// from; readers keep searching the previous snapshot until the new one is swapped in.
+/// A writer is owned by one task. Add, update and delete documents and change their counts,
+/// then ``publish()`` to make everything so far visible to searches of the ``DiscoverIndex``
+/// the writer came from, or ``commit()`` to also make it durable in the index's directory;
+/// readers keep searching the previous snapshot until the new one is swapped in. A writer
+/// made by ``DiscoverIndex/makeWriter()`` starts with the index's documents.
 ///
-/// Adding analyzes the document at once (tokens become term ids and postings entries);
-/// committing inverts the entries into compressed posting lists. A commit rebuilds the
-/// whole snapshot from everything the writer holds, so it costs time proportional to the
-/// collection, not to what changed since the last commit.
+/// The writer keeps every document as a compact binary record. While
+/// documents are only added, each is analyzed as it comes (tokens become term ids and
+/// postings entries), and publishing inverts the entries into compressed posting lists.
+/// After a delete, an update or a count change, publishing analyzes every document held
+/// again. Either way a publish builds the whole snapshot, so it costs time proportional to
+/// the collection, not to what changed since the last one.
 public struct IndexWriter {
   /// The settings the index is built with.
   public let configuration: IndexConfiguration
-  /// The index ``commit()`` publishes to.
+  /// The index ``publish()`` and ``commit()`` publish to.
   let target: DiscoverIndex?
+  /// The lock of the directory ``commit()`` writes to, for an index opened from or saved to
+  /// one.
+  let directoryLock: DirectoryLock?
+  /// Every document held, as records (``DocumentRecord``).
+  var store = DocumentStoreBuilder()
+  /// Whether every document held is analyzed below, in the store's order; after a delete,
+  /// an update or a count change the analysis is dropped, and publishing redoes it.
+  var analysisIsCurrent = true
 
   var terms = TermInterner()
   /// Occurrences of all words of running text (titles, descriptions, names), the vocabulary
@@ -75,15 +87,35 @@ public struct IndexWriter {
   public init(configuration: IndexConfiguration = IndexConfiguration()) {
     self.configuration = configuration
     target = nil
+    directoryLock = nil
   }
 
-  init(target: DiscoverIndex, configuration: IndexConfiguration) {
+  /// A writer of `target` holding the documents of `store`, committing under `lock`.
+  init(
+    target: DiscoverIndex, configuration: IndexConfiguration, store: DocumentStoreBuilder,
+    lock: DirectoryLock?
+  ) {
     self.configuration = configuration
     self.target = target
+    directoryLock = lock
+    self.store = store
+    analysisIsCurrent = store.count == 0
   }
 
-  /// The number of documents added, of every type, effects included.
-  public var documentCount: Int { documentLocations.count }
+  /// A writer with `other`'s target, lock and documents, and no analysis.
+  private init(documentsOf other: IndexWriter) {
+    configuration = other.configuration
+    target = other.target
+    directoryLock = other.directoryLock
+    store = other.store
+  }
+
+  /// The number of documents held, of every type, effects included.
+  public var documentCount: Int { store.count }
+
+  /// Whether documents were added, updated or deleted, or counts changed, since the writer
+  /// was made or last committed (Lucene's `hasUncommittedChanges`).
+  public private(set) var hasUncommittedChanges = false
 
   /// Adds a document of any type.
   ///
@@ -91,14 +123,153 @@ public struct IndexWriter {
   ///   a count is negative. The writer is unchanged when it throws.
   /// - Complexity: O(n) in the length of the document's text.
   public mutating func add(_ document: Document) throws {
+    try Self.validate(document)
+    if analysisIsCurrent {
+      try analyze(document)
+    } else if store.contains(id: document.id) {
+      throw Self.duplicateID(document.id)
+    }
+    store.store(document)
+    hasUncommittedChanges = true
+  }
+
+  /// Adds `document`, or replaces the document with its id (of any type): Lucene's
+  /// `updateDocument`, last write wins. Visible at the next ``publish()``.
+  ///
+  /// - Returns: Whether a document was replaced.
+  /// - Throws: ``SearchError/Code/invalidDocument`` when the document cannot be added (see
+  ///   ``add(_:)-(Document)``); the writer is then unchanged.
+  @discardableResult
+  public mutating func update(_ document: Document) throws -> Bool {
+    guard store.contains(id: document.id) else {
+      try add(document)
+      return false
+    }
+    try Self.validate(document)
+    dropAnalysis()
+    store.store(document)
+    hasUncommittedChanges = true
+    return true
+  }
+
+  /// Deletes the document with `id`, of any type. Visible at the next ``publish()``: it then
+  /// leaves hits, facet counts, completions and trending lists.
+  ///
+  /// - Returns: Whether there was one (deleting an unknown id changes nothing).
+  @discardableResult
+  public mutating func delete(id: String) -> Bool {
+    guard store.contains(id: id) else { return false }
+    dropAnalysis()
+    store.remove(id: id)
+    hasUncommittedChanges = true
+    return true
+  }
+
+  /// Changes counts of a document without changing its text. Visible at the next
+  /// ``publish()``, where ranking and its pruning bounds use the new counts.
+  ///
+  /// - Throws: ``SearchError/Code/documentNotFound`` when no document has the id,
+  ///   ``SearchError/Code/invalidDocument`` when a count is negative or the document's type
+  ///   has no such count. The writer is then unchanged.
+  public mutating func updateCounts(_ update: CountUpdate) throws {
+    try store.updateCounts(update)
+    dropAnalysis()
+    hasUncommittedChanges = true
+  }
+
+  /// Forgets the analysis of the documents held, which a removal or a replacement makes
+  /// wrong; publishing analyzes them again.
+  private mutating func dropAnalysis() {
+    guard analysisIsCurrent else { return }
+    let changed = hasUncommittedChanges
+    self = IndexWriter(documentsOf: self)
+    hasUncommittedChanges = changed
+    analysisIsCurrent = false
+  }
+
+  /// Analyzes every document held again, when a removal or replacement dropped the
+  /// analysis. The store is compacted first when a quarter of its bytes are lines it no
+  /// longer holds.
+  mutating func analyzeIfNeeded() throws {
+    guard !analysisIsCurrent else { return }
+    var fresh = IndexWriter(documentsOf: self)
+    fresh.store.applyCountUpdates()
+    if fresh.store.forgottenBytes > fresh.store.byteCount / 3 {
+      fresh.store = fresh.store.compacted()
+    }
+    var documents = fresh.store
+    try documents.forEachDocument { try fresh.analyze($0) }
+    fresh.hasUncommittedChanges = hasUncommittedChanges
+    self = fresh
+    analysisIsCurrent = true
+  }
+
+  /// The error for an id already held.
+  private static func duplicateID(_ id: String) -> SearchError {
+    SearchError(
+      .invalidDocument,
+      "duplicate id \"\(id)\"; ids must be unique across all types (update(_:) replaces a document)"
+    )
+  }
+
+  /// Throws when `document` cannot be held: an empty id, a negative count, a creation date
+  /// beyond ±10^15 seconds.
+  private static func validate(_ document: Document) throws {
+    guard !document.id.isEmpty else {
+      throw SearchError(
+        .invalidDocument,
+        "\(document.kind.nameWithArticle) has an empty id; every document needs a unique, non-empty id"
+      )
+    }
     switch document {
-    case .video(let video): try add(video)
-    case .user(let user): try add(user)
-    case .hashtag(let hashtag): try add(hashtag)
-    case .sound(let sound): try add(sound)
-    case .effect(let effect): try add(effect)
+    case .video(let video):
+      try checkCount(video.id, "viewCount", video.viewCount)
+      try checkCount(video.id, "likeCount", video.likeCount)
+      if let date = video.createdAt {
+        // Dates beyond about ±30 million years are typing mistakes, and would not fit the
+        // index's 64-bit seconds.
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e15 else {
+          throw SearchError(
+            .invalidDocument, "document \"\(video.id)\": createdAt \(date) is out of range")
+        }
+      }
+    case .user(let user): try checkCount(user.id, "followerCount", user.followerCount)
+    case .hashtag(let hashtag):
+      try checkCount(hashtag.id, "viewCount", hashtag.viewCount)
+      try checkCount(hashtag.id, "videoCount", hashtag.videoCount)
+    case .sound(let sound): try checkCount(sound.id, "videoCount", sound.videoCount)
+    case .effect(let effect): try checkCount(effect.id, "useCount", effect.useCount)
     }
   }
+
+  /// Analyzes a document of any type into the postings entries and columns.
+  private mutating func analyze(_ document: Document) throws {
+    switch document {
+    case .video(let video): try analyze(video)
+    case .user(let user): try analyze(user)
+    case .hashtag(let hashtag): try analyze(hashtag)
+    case .sound(let sound): try analyze(sound)
+    case .effect(let effect): try analyze(effect)
+    }
+  }
+
+  /// Adds a video; see ``add(_:)-(Document)``.
+  public mutating func add(_ video: Video) throws { try add(Document.video(video)) }
+
+  /// Adds a user; see ``add(_:)-(Document)``.
+  public mutating func add(_ user: User) throws { try add(Document.user(user)) }
+
+  /// Adds a hashtag; see ``add(_:)-(Document)``.
+  public mutating func add(_ hashtag: Hashtag) throws { try add(Document.hashtag(hashtag)) }
+
+  /// Adds a sound; see ``add(_:)-(Document)``.
+  public mutating func add(_ sound: Sound) throws { try add(Document.sound(sound)) }
+
+  /// Adds an effect; see ``add(_:)-(Document)``.
+  ///
+  /// Effects are stored for the trending lists, not searched: their names get no postings.
+  public mutating func add(_ effect: Effect) throws { try add(Document.effect(effect)) }
 
   /// Adds documents of any type, in order.
   ///
@@ -188,19 +359,8 @@ public struct IndexWriter {
     }
   }
 
-  /// Adds a video; see ``add(_:)-(Document)``.
-  public mutating func add(_ video: Video) throws {
-    try Self.checkCount(video.id, "viewCount", video.viewCount)
-    try Self.checkCount(video.id, "likeCount", video.likeCount)
-    if let date = video.createdAt {
-      // Dates beyond about ±30 million years are typing mistakes, and would not fit the
-      // index's 64-bit seconds.
-      let seconds = date.timeIntervalSince1970
-      guard seconds.isFinite, abs(seconds) < 1e15 else {
-        throw SearchError(
-          .invalidDocument, "document \"\(video.id)\": createdAt \(date) is out of range")
-      }
-    }
+  /// Analyzes a video (checked by ``validate(_:)``).
+  private mutating func analyze(_ video: Video) throws {
     try register(video.id, type: .video)
     // Resolving the creator, the sound and the effect reads an id slot, then where the id's
     // bytes start and its location, then the bytes: one dependent cache miss after another.
@@ -242,9 +402,8 @@ public struct IndexWriter {
     videoHashtags.append(video.hashtags)
   }
 
-  /// Adds a user; see ``add(_:)-(Document)``.
-  public mutating func add(_ user: User) throws {
-    try Self.checkCount(user.id, "followerCount", user.followerCount)
+  /// Analyzes a user (checked by ``validate(_:)``).
+  private mutating func analyze(_ user: User) throws {
     try register(user.id, type: .user)
     let builder = SearchResultType.user.index
     stream.removeAll()
@@ -271,10 +430,8 @@ public struct IndexWriter {
     userDisplayNames.append(user.displayName)
   }
 
-  /// Adds a hashtag; see ``add(_:)-(Document)``.
-  public mutating func add(_ hashtag: Hashtag) throws {
-    try Self.checkCount(hashtag.id, "viewCount", hashtag.viewCount)
-    try Self.checkCount(hashtag.id, "videoCount", hashtag.videoCount)
+  /// Analyzes a hashtag (checked by ``validate(_:)``).
+  private mutating func analyze(_ hashtag: Hashtag) throws {
     try register(hashtag.id, type: .hashtag)
     let builder = SearchResultType.hashtag.index
     stream.removeAll()
@@ -288,9 +445,8 @@ public struct IndexWriter {
     hashtagDescriptions.append(hashtag.description)
   }
 
-  /// Adds a sound; see ``add(_:)-(Document)``.
-  public mutating func add(_ sound: Sound) throws {
-    try Self.checkCount(sound.id, "videoCount", sound.videoCount)
+  /// Analyzes a sound (checked by ``validate(_:)``).
+  private mutating func analyze(_ sound: Sound) throws {
     try register(sound.id, type: .sound)
     let builder = SearchResultType.sound.index
     stream.removeAll()
@@ -303,11 +459,8 @@ public struct IndexWriter {
     soundArtists.append(sound.artist)
   }
 
-  /// Adds an effect; see ``add(_:)-(Document)``.
-  ///
-  /// Effects are stored for the trending lists, not searched: their names get no postings.
-  public mutating func add(_ effect: Effect) throws {
-    try Self.checkCount(effect.id, "useCount", effect.useCount)
+  /// Analyzes an effect (checked by ``validate(_:)``): stored, not searched.
+  private mutating func analyze(_ effect: Effect) throws {
     try registerID(effect.id, kind: .effect, number: effectUseCounts.count)
     effectIDs.append(effect.id)
     effectNames.append(effect.name)
@@ -315,26 +468,58 @@ public struct IndexWriter {
     effectUseCounts.append(effect.useCount)
   }
 
-  /// Builds a snapshot of everything added so far and publishes it to the index this
-  /// writer came from.
+  /// Makes every change so far visible to searches of the index this writer came from,
+  /// without writing anything to disk (Lucene's refresh): searches already running finish
+  /// on the state before.
   ///
   /// - Throws: ``SearchError/Code/invalidArgument`` if the writer was not made by
   ///   ``DiscoverIndex/makeWriter()``, or the collection is too large for one index.
-  /// - Complexity: O(t log t) in the number of tokens added (a counting sort and encoding).
-  public func commit() throws {
-    guard let target else {
-      throw SearchError(
-        .invalidArgument,
-        "this writer belongs to no index; use DiscoverIndex.makeWriter(), or makeIndex()")
-    }
-    target.publish(try makeSnapshot())
+  /// - Complexity: O(t) in the tokens of the documents held: the snapshot is built whole.
+  public mutating func publish() throws {
+    guard let target else { throw Self.noIndex }
+    target.publish(try makeSnapshotWithDocuments())
   }
 
-  /// Builds a new, independent index of everything added so far.
+  /// Makes every change so far durable and visible: for an index opened from or saved to a
+  /// directory, commits a new generation there (see ``DiscoverIndex/save(to:)``), then
+  /// publishes it; for an index only in memory, publishes.
   ///
-  /// - Complexity: as ``commit()``.
+  /// - Throws: The errors of ``publish()``; ``SearchError/Code/io`` when the directory
+  ///   cannot be written, and then the last commit and the searches' state are unchanged,
+  ///   and the writer still holds the changes.
+  /// - Complexity: as ``publish()``, plus writing the index.
+  public mutating func commit() throws {
+    guard let target else { throw Self.noIndex }
+    let snapshot = try makeSnapshotWithDocuments()
+    if let directoryLock {
+      let manifest = try IndexDirectory.commit(
+        snapshot, to: directoryLock.directory, lock: directoryLock)
+      target.source.withLock {
+        $0 = IndexSource(directory: directoryLock.directory, generation: manifest.generation)
+      }
+    }
+    target.publish(snapshot)
+    hasUncommittedChanges = false
+  }
+
+  private static let noIndex = SearchError(
+    .invalidArgument,
+    "this writer belongs to no index; use DiscoverIndex.makeWriter(), or makeIndex()")
+
+  /// Builds a new, independent index of every document held.
+  ///
+  /// - Complexity: as ``publish()``.
   public func makeIndex() throws -> DiscoverIndex {
-    DiscoverIndex(snapshot: try makeSnapshot())
+    var copy = self
+    return DiscoverIndex(snapshot: try copy.makeSnapshotWithDocuments())
+  }
+
+  /// A snapshot of every document held, which keeps their lines for the next writer.
+  mutating func makeSnapshotWithDocuments() throws -> IndexSnapshot {
+    try analyzeIfNeeded()
+    let snapshot = try makeSnapshot()
+    snapshot.documents.value = .memory(store.published())
+    return snapshot
   }
 
   // MARK: - Adding

@@ -9,27 +9,40 @@ import Synchronization
 ///
 /// Stored as a small text file, `manifest-<generation>`, line by line:
 /// ```
-/// discover-index-manifest 1
+/// discover-index-manifest 2
 /// generation 7
 /// segment segment-00000000000000000007.dsearch 1234567
+/// documents documents-00000000000000000007.docs 2345678 5d0c81aa
 /// crc32c 9f3a11c2
 /// ```
 /// The last line is the CRC-32C of every byte before it, so a torn or damaged manifest is
 /// told from a whole one and never trusted. Each segment line names an immutable file and
-/// its size; the file's own sections carry their checksums.
+/// its size; the file's own sections carry their checksums. The documents line names the
+/// documents the segment was built from (``DocumentFile``), with their size and CRC-32C;
+/// manifests of format 1 have none.
 struct IndexManifest: Sendable, Equatable {
   struct Segment: Sendable, Equatable {
     var file: String
     var bytes: Int
   }
 
-  static let format = 1
+  /// The documents file a commit names.
+  struct Documents: Sendable, Equatable {
+    var file: String
+    var bytes: Int
+    var checksum: UInt32
+  }
+
+  static let format = 2
+  /// The formats this version reads.
+  static let readableFormats = 1...2
   static let prefix = "manifest-"
   /// A manifest is a few lines per segment; a larger file is refused unread.
   static let maximumBytes = 1 << 20
 
   var generation: UInt64
   var segments: [Segment]
+  var documents: Documents?
 
   /// The file name of the manifest of `generation`, padded so that names sort as numbers.
   static func fileName(generation: UInt64) -> String {
@@ -39,6 +52,11 @@ struct IndexManifest: Sendable, Equatable {
   /// The name of the file holding the one segment a commit of `generation` writes.
   static func segmentFileName(generation: UInt64) -> String {
     "segment-" + paddedGeneration(generation) + ".dsearch"
+  }
+
+  /// The name of the documents file a commit of `generation` writes.
+  static func documentsFileName(generation: UInt64) -> String {
+    "documents-" + paddedGeneration(generation) + ".docs"
   }
 
   private static func paddedGeneration(_ generation: UInt64) -> String {
@@ -58,6 +76,9 @@ struct IndexManifest: Sendable, Equatable {
   var bytes: [UInt8] {
     var text = "discover-index-manifest \(Self.format)\ngeneration \(generation)\n"
     for segment in segments { text += "segment \(segment.file) \(segment.bytes)\n" }
+    if let documents {
+      text += "documents \(documents.file) \(documents.bytes) \(Self.hex(documents.checksum))\n"
+    }
     let bytes = Array(text.utf8)
     return bytes + Self.checksumLine(of: bytes[...])
   }
@@ -65,8 +86,13 @@ struct IndexManifest: Sendable, Equatable {
   /// `crc32c `, the body's CRC-32C in eight lowercase hex digits, and a newline: compared
   /// byte for byte, so that there is one spelling of each checksum.
   private static func checksumLine(of body: ArraySlice<UInt8>) -> [UInt8] {
-    let hex = String(body.withUnsafeBytes { CRC32C.checksum($0) }, radix: 16)
-    return Array(("crc32c " + String(repeating: "0", count: 8 - hex.count) + hex + "\n").utf8)
+    Array(("crc32c " + hex(body.withUnsafeBytes { CRC32C.checksum($0) }) + "\n").utf8)
+  }
+
+  /// A checksum in eight lowercase hex digits.
+  private static func hex(_ checksum: UInt32) -> String {
+    let digits = String(checksum, radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
   }
 
   /// Parses a manifest, checking its checksum, its lines and its segment names.
@@ -88,25 +114,45 @@ struct IndexManifest: Sendable, Equatable {
     }
     let lines = String(decoding: body, as: UTF8.self).split(
       separator: "\n", omittingEmptySubsequences: false)
-    guard lines.count >= 3, lines.last == "", lines[0] == "discover-index-manifest \(format)"
+    guard lines.count >= 3, lines.last == "",
+      let format = readableFormats.first(where: { lines[0] == "discover-index-manifest \($0)" })
     else { return .failure(ManifestDamage("it is of another format")) }
     guard lines[1].hasPrefix("generation "), let generation = UInt64(lines[1].dropFirst(11))
     else { return .failure(ManifestDamage("its generation line is damaged")) }
-    var segments: [Segment] = []
+    var manifest = IndexManifest(generation: generation, segments: [])
     for line in lines[2..<(lines.count - 1)] {
       let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-      guard parts.count == 3, parts[0] == "segment", let size = Int(parts[2]), size >= 0,
-        isSegmentFileName(parts[1])
+      if format >= 2, parts.first == "documents" {
+        guard manifest.documents == nil, parts.count == 4, let size = Int(parts[2]), size >= 0,
+          parts[3].count == 8, let checksum = UInt32(parts[3], radix: 16),
+          hex(checksum) == parts[3], isFileName(parts[1], prefix: "documents-", suffix: ".docs")
+        else { return .failure(ManifestDamage("its documents line is damaged")) }
+        manifest.documents = Documents(file: String(parts[1]), bytes: size, checksum: checksum)
+        continue
+      }
+      guard manifest.documents == nil, parts.count == 3, parts[0] == "segment",
+        let size = Int(parts[2]), size >= 0, isSegmentFileName(parts[1])
       else { return .failure(ManifestDamage("a segment line is damaged")) }
-      segments.append(Segment(file: String(parts[1]), bytes: size))
+      manifest.segments.append(Segment(file: String(parts[1]), bytes: size))
     }
-    return .success(IndexManifest(generation: generation, segments: segments))
+    return .success(manifest)
+  }
+
+  /// The files the manifest names, with their sizes.
+  var files: [(name: String, bytes: Int)] {
+    segments.map { ($0.file, $0.bytes) } + (documents.map { [($0.file, $0.bytes)] } ?? [])
   }
 
   /// Whether `name` is a plain segment file name: no path separators, nothing that could
   /// lead outside the directory.
   static func isSegmentFileName(_ name: Substring) -> Bool {
-    name.hasPrefix("segment-") && name.hasSuffix(".dsearch") && name.count <= 64
+    isFileName(name, prefix: "segment-", suffix: ".dsearch")
+  }
+
+  /// Whether `name` is a plain file name with `prefix` and `suffix`, and nothing that could
+  /// lead outside the directory.
+  static func isFileName(_ name: Substring, prefix: String, suffix: String) -> Bool {
+    name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count <= 64
       && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
   }
 }
@@ -209,13 +255,13 @@ enum IndexDirectory {
   private static func missingSegment(of manifest: IndexManifest, in directory: URL)
     -> (description: String, isGone: Bool)?
   {
-    for segment in manifest.segments {
+    for file in manifest.files {
       var status = stat()
-      let path = directory.appendingPathComponent(segment.file).path
-      guard stat(path, &status) == 0 else { return ("\(segment.file), which is missing", true) }
-      guard status.st_mode & S_IFMT == S_IFREG, Int(exactly: status.st_size) == segment.bytes
+      let path = directory.appendingPathComponent(file.name).path
+      guard stat(path, &status) == 0 else { return ("\(file.name), which is missing", true) }
+      guard status.st_mode & S_IFMT == S_IFREG, Int(exactly: status.st_size) == file.bytes
       else {
-        return ("\(segment.file) of \(segment.bytes) bytes, which is \(status.st_size)", false)
+        return ("\(file.name) of \(file.bytes) bytes, which is \(status.st_size)", false)
       }
     }
     return nil
@@ -245,19 +291,48 @@ enum IndexDirectory {
     let segmentName = IndexManifest.segmentFileName(generation: generation)
     let segmentPath = directory.appendingPathComponent(segmentName).path
     let size = try writeSegment(snapshot, to: segmentPath, in: directory)
-    let manifest = IndexManifest(
+    var manifest = IndexManifest(
       generation: generation, segments: [IndexManifest.Segment(file: segmentName, bytes: size)])
+    var written: DocumentFile?
     do {
+      let documents = try commitDocuments(
+        of: snapshot, generation: generation, in: directory, written: &written)
+      manifest.documents = documents.map {
+        IndexManifest.Documents(file: $0.name, bytes: $0.bytes, checksum: $0.checksum)
+      }
       try failIfInjected(.manifest, in: directory)
       try AtomicFile.write(
         manifest.bytes,
         to: directory.appendingPathComponent(IndexManifest.fileName(generation: generation)))
     } catch {
       unlink(segmentPath)
+      if let written { unlink(written.path) }
       throw error
     }
     removeUnreferencedFiles(in: directory, keeping: manifest)
     return manifest
+  }
+
+  /// The documents file of a commit of `snapshot`: the one it was opened with when that is
+  /// in `directory` already, or a new one (`written`); `nil` for a snapshot of an earlier
+  /// version that kept no documents.
+  private static func commitDocuments(
+    of snapshot: IndexSnapshot, generation: UInt64, in directory: URL,
+    written: inout DocumentFile?
+  ) throws(SearchError) -> DocumentFile? {
+    let documents: StoredDocuments
+    switch snapshot.documents.value {
+    case .unavailable: return nil
+    case .file(let file) where file.directory.standardizedFileURL == directory.standardizedFileURL:
+      return file
+    case .file(let file): documents = try file.read()
+    case .memory(let held): documents = held
+    }
+    try failIfInjected(.documents, in: directory)
+    let file = try DocumentFile.write(
+      documents, name: IndexManifest.documentsFileName(generation: generation), in: directory)
+    written = file
+    return file
   }
 
   /// A step of a commit that tests make fail, as a full disk or a failing device would
@@ -265,7 +340,9 @@ enum IndexDirectory {
   enum FaultStep: Sendable {
     /// Writing the segment file, after its bytes went out and before its rename.
     case segment
-    /// Writing the manifest, after the segment is in place.
+    /// Writing the documents file, after the segment is in place.
+    case documents
+    /// Writing the manifest, after the segment and the documents are in place.
     case manifest
   }
 
@@ -330,19 +407,21 @@ enum IndexDirectory {
   static func removeUnreferencedFiles(in directory: URL, keeping manifest: IndexManifest) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     else { return }
-    let live = Set(manifest.segments.map(\.file))
+    let live = Set(manifest.files.map(\.name))
     for name in names {
       let isOlderManifest =
         IndexManifest.generation(ofFileName: name).map { $0 < manifest.generation } ?? false
-      let isDeadSegment =
-        IndexManifest.isSegmentFileName(name[...]) && !live.contains(name)
-      if isOlderManifest || isDeadSegment || name == IndexFile.fileName {
+      let isDeadFile =
+        (IndexManifest.isSegmentFileName(name[...])
+          || IndexManifest.isFileName(name[...], prefix: "documents-", suffix: ".docs"))
+        && !live.contains(name)
+      if isOlderManifest || isDeadFile || name == IndexFile.fileName {
         unlink(directory.appendingPathComponent(name).path)
       }
     }
     for name in names
-    where name.hasPrefix("segment-") || name.hasPrefix(IndexManifest.prefix)
-      || name.hasPrefix(IndexFile.fileName)
+    where name.hasPrefix("segment-") || name.hasPrefix("documents-")
+      || name.hasPrefix(IndexManifest.prefix) || name.hasPrefix(IndexFile.fileName)
     {
       if let final = name.range(of: ".tmp-").map({ String(name[..<$0.lowerBound]) }) {
         AtomicFile.removeAbandonedTemporaries(

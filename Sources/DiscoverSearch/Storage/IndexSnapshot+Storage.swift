@@ -81,18 +81,26 @@ extension DiscoverIndex {
         )
       }
       let path = directory.appendingPathComponent(manifest.segments[0].file).path
+      let snapshot: IndexSnapshot
       do {
-        return (try IndexSnapshot.load(fromFile: path), manifest.generation)
+        snapshot = try IndexSnapshot.load(fromFile: path)
       } catch let error as SearchError where error.code == .io && attempt < 10 {
         continue
       }
+      if let documents = manifest.documents {
+        snapshot.documents.value = .file(
+          DocumentFile(
+            name: documents.file, directory: directory, bytes: documents.bytes,
+            checksum: documents.checksum))
+      }
+      return (snapshot, manifest.generation)
     }
   }
 
   /// The bytes on disk of the newest commit in `directory` (or of its single-file index).
   public static func fileSize(at directory: URL) throws -> Int {
     if let manifest = try IndexDirectory.newestCommit(in: directory) {
-      return manifest.segments.reduce(0) { $0 + $1.bytes }
+      return manifest.files.reduce(0) { $0 + $1.bytes }
     }
     let path = directory.appendingPathComponent(IndexFile.fileName).path
     do {
@@ -101,6 +109,25 @@ extension DiscoverIndex {
     } catch {
       throw SearchError(.io, "cannot read \(path): \(error.localizedDescription)")
     }
+  }
+}
+
+extension IndexSnapshot {
+  /// The documents this snapshot was built from, read and checked: each record a document,
+  /// no id twice, and as many as the snapshot holds.
+  ///
+  /// - Throws: The errors of ``DocumentSlot/load()``; ``SearchError/Code/corruptIndex`` when
+  ///   the documents do not match the snapshot.
+  func storedDocuments() throws -> DocumentStoreBuilder {
+    let store = try DocumentStoreBuilder(try documents.load())
+    let expected = documentCount + effects.count
+    guard store.count == expected else {
+      throw SearchError(
+        .corruptIndex,
+        "the index's documents file holds \(store.count) documents and its segment \(expected); rebuild the index with `discover index`"
+      )
+    }
+    return store
   }
 }
 
@@ -386,8 +413,8 @@ public struct IndexStatistics: Sendable, Equatable {
   public var documents: [SearchResultType: Int]
   /// Effects (stored for the trending lists, not searched).
   public var effects: Int
-  /// Documents deleted but still in a segment. Always 0 in this version, which has no
-  /// deletes: a commit writes every document anew.
+  /// Documents deleted but still in a segment. Always 0 in this version: a publish builds
+  /// the segment anew from the documents the writer holds, so deletes leave nothing behind.
   public var deletedDocuments: Int
   /// The segments of the commit.
   public var segments: Int
@@ -416,11 +443,15 @@ extension DiscoverIndex {
 
   /// Reads the newest commit in `directory` with every check there is: each section's
   /// checksum, and the structure of the postings and columns (what ``open(at:)`` checks
-  /// too, in this version).
+  /// too, in this version), and the documents file, which opening does not read: its size
+  /// and checksum, each line a valid document, no id twice, and as many documents as the
+  /// segment holds.
   ///
   /// - Returns: The statistics of the commit verified.
   /// - Throws: The errors of ``open(at:)``, saying what is damaged.
   public static func verify(at directory: URL) throws -> IndexStatistics {
-    try open(at: directory).statistics
+    let index = try open(at: directory)
+    _ = try index.snapshot.storedDocuments()
+    return index.statistics
   }
 }

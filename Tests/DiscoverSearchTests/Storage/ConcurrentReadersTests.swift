@@ -5,9 +5,10 @@ import Testing
 
 @testable import DiscoverSearch
 
-/// Readers searching and completing on many threads while one writer commits, saves and a
-/// reader picks up commits: every answer is one whole commit's, never a mix, and nothing
-/// waits on a commit. CI runs this suite under the thread sanitizer as well
+/// Readers searching and completing on many threads while one writer adds, updates,
+/// deletes, changes counts, publishes and commits, and while a reader picks up commits of
+/// another: every answer is one whole published state's, never a mix, and nothing waits on
+/// a publish. CI runs this suite under the thread sanitizer as well
 /// (`swift test --sanitize=thread --filter ConcurrentReadersTests`).
 @Suite("Concurrency: readers while a writer commits")
 struct ConcurrentReadersTests {
@@ -74,25 +75,80 @@ struct ConcurrentReadersTests {
     return (shared.problems.withLock { $0 }, shared.reads.load(ordering: .relaxed))
   }
 
-  @Test func readersSeeWholeCommitsWhileAWriterCommits() throws {
-    let index = try DiscoverIndex.build(from: Self.documents(version: 0))
-    let (problems, reads) = try Self.race(
-      readers: 4,
-      read: {
-        let response = try index.search("alpha", in: .videos, limit: 50)
-        _ = try index.suggestions(forPrefix: "alp", limit: 5)
-        return Self.inconsistency(response)
-      },
-      write: {
-        for version in 1...60 {
-          var writer = index.makeWriter()
-          try writer.add(contentsOf: Self.documents(version: version))
-          try writer.commit()
-        }
-      })
-    #expect(problems.isEmpty, "\(problems.prefix(5))")
-    #expect(reads > 0)
-    #expect(try Self.inconsistency(index.search("alpha", in: .videos, limit: 50)) == nil)
+  /// State `version` of the live test: `liveCount(version)` videos `c0`, `c1`, … titled
+  /// `alpha marker<version> clip <n>` with `version * 1000 + n` views. From one state to the
+  /// next the writer updates the videos that stay, deletes those past the new count, adds
+  /// the new ones and sets every view count, so a reader that saw a mix of two states would
+  /// find two markers, a wrong total or a count of another state.
+  private static func liveCount(_ version: Int) -> Int { 3 + (version * 5) % 9 }
+
+  private static func liveVideo(_ number: Int, version: Int) -> Video {
+    Video(id: "c\(number)", title: "alpha marker\(version) clip \(number)", viewCount: 0)
+  }
+
+  /// What a reader saw, if it was not one whole published state of the live test.
+  private static func liveInconsistency(_ response: SearchResponse) -> String? {
+    let markers = Set(
+      response.results.map { $0.title.split(separator: " ")[1].dropFirst("marker".count) })
+    guard markers.count == 1, let version = Int(markers.first!) else {
+      return "results of states \(markers.sorted())"
+    }
+    guard response.totalHits == liveCount(version) else {
+      return "state \(version) with \(response.totalHits) hits"
+    }
+    for result in response.results {
+      guard case .video(let video) = result.metadata, let number = Int(result.id.dropFirst()),
+        video.viewCount == version * 1000 + number
+      else { return "state \(version) with \(result.id) of another state's views" }
+    }
+    return nil
+  }
+
+  /// The stress test of a live index: readers search and complete while one writer adds,
+  /// updates, deletes and changes counts, publishing and committing in turn.
+  @Test func readersSeeWholeStatesWhileAWriterChangesTheIndex() throws {
+    try PersistenceTests.withTemporaryDirectory { directory in
+      let first = (0..<Self.liveCount(0)).map { number in
+        var video = Self.liveVideo(number, version: 0)
+        video.viewCount = number
+        return Document.video(video)
+      }
+      let index = try DiscoverIndex.build(from: first)
+      try index.save(to: directory)
+      var writer = try index.makeWriter()
+      let (problems, reads) = try Self.race(
+        readers: 4,
+        read: {
+          let response = try index.search("alpha", in: .videos, limit: 50)
+          _ = try index.suggestions(forPrefix: "alp", limit: 5)
+          return Self.liveInconsistency(response)
+        },
+        write: {
+          for version in 1...40 {
+            for number in Self.liveCount(
+              version)..<max(Self.liveCount(version), Self.liveCount(version - 1))
+            {
+              let deleted = writer.delete(id: "c\(number)")
+              #expect(deleted)
+            }
+            for number in 0..<Self.liveCount(version) {
+              try writer.update(.video(Self.liveVideo(number, version: version)))
+              try writer.updateCounts(
+                CountUpdate(id: "c\(number)", viewCount: version * 1000 + number))
+            }
+            if version % 2 == 0 { try writer.commit() } else { try writer.publish() }
+          }
+        })
+      #expect(problems.isEmpty, "\(problems.prefix(5))")
+      #expect(reads > 0)
+      let last = try index.search("alpha", in: .videos, limit: 50)
+      #expect(Self.liveInconsistency(last) == nil)
+      #expect(last.results.first?.title.hasPrefix("alpha marker40 ") == true)
+      // The last commit (state 40) is what the directory holds.
+      let reopened = try DiscoverIndex.open(at: directory)
+      #expect(Self.liveInconsistency(try reopened.search("alpha", in: .videos, limit: 50)) == nil)
+      #expect(reopened.documentCount == Self.liveCount(40))
+    }
   }
 
   /// A reader of a directory refreshes while a writer (another index object, as another

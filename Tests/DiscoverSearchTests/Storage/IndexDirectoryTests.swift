@@ -149,7 +149,7 @@ struct IndexDirectoryTests {
       #expect(!names.contains(orphan))
       #expect(!names.contains(abandoned))
       #expect(names.contains(live))
-      #expect(names.count == 4, "\(names)")
+      #expect(names.count == 5, "\(names)")
     }
   }
 
@@ -167,9 +167,19 @@ struct IndexDirectoryTests {
         try PersistenceTests.responses(opened, PersistenceTests.smallQueries)
           == PersistenceTests.responses(index, PersistenceTests.smallQueries))
       try opened.save(to: directory)
-      #expect(!(try PersistenceTests.contents(of: directory)).contains(IndexFile.fileName))
-      try PersistenceTests.expectOneCommit(in: directory)
-      #expect(try DiscoverIndex.open(at: directory).documentCount == index.documentCount)
+      let names = try PersistenceTests.contents(of: directory)
+      #expect(!names.contains(IndexFile.fileName))
+      // Earlier versions kept no documents: the commit names none, and the index can be
+      // searched, not changed.
+      #expect(
+        names.sorted()
+          == [
+            IndexManifest.fileName(generation: 1), IndexManifest.segmentFileName(generation: 1),
+            IndexDirectory.lockFileName,
+          ].sorted())
+      let reopened = try DiscoverIndex.open(at: directory)
+      #expect(reopened.documentCount == index.documentCount)
+      #expect(throws: SearchError.self) { _ = try reopened.makeWriter() }
     }
   }
 

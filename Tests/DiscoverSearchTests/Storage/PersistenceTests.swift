@@ -26,12 +26,21 @@ struct PersistenceTests {
     return directory.appendingPathComponent(names[0])
   }
 
-  /// What a directory holds after a save: one manifest, one segment, the writer's lock.
+  /// The one documents file `save(to:)` writes beside the segment.
+  static func documentsFile(in directory: URL) throws -> URL {
+    let names = try contents(of: directory).filter { $0.hasPrefix("documents-") }
+    try #require(names.count == 1, "expected one documents file, found \(names)")
+    return directory.appendingPathComponent(names[0])
+  }
+
+  /// What a directory holds after a save: one manifest, one segment, one documents file,
+  /// the writer's lock.
   static func expectOneCommit(in directory: URL) throws {
     let names = try contents(of: directory)
-    #expect(names.count == 3, "\(names)")
+    #expect(names.count == 4, "\(names)")
     #expect(names.filter { $0.hasPrefix("manifest-") }.count == 1, "\(names)")
     #expect(names.filter { $0.hasPrefix("segment-") && $0.hasSuffix(".dsearch") }.count == 1)
+    #expect(names.filter { $0.hasPrefix("documents-") && $0.hasSuffix(".docs") }.count == 1)
     #expect(names.contains("write.lock"), "\(names)")
   }
 

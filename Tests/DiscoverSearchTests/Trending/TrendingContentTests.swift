@@ -347,21 +347,27 @@ extension TrendingTests {
       #expect(try trending.list(.hashtag).items.first?.featuredVideoIDs == ["v3"])
 
       // The same documents but v1 and v2, and a new first video: every position moves.
-      var writer = index.makeWriter()
-      let kept = TrendingFixtures.documents.filter { document in
-        if case .video(let video) = document { return video.id != "v1" && video.id != "v2" }
-        return true
-      }
+      var writer = try index.makeWriter()
+      let deletedOne = writer.delete(id: "v1")
+      let deletedTwo = writer.delete(id: "v2")
+      #expect(deletedOne && deletedTwo)
       let newcomer = Video(
         id: "v0", title: "The newcomer", hashtags: ["DanceChallenge"], viewCount: 9_000_000,
         thumbnailURL: "https://t/0.jpg")
-      try writer.add(contentsOf: [.video(newcomer)] + kept)
+      try writer.add(newcomer)
       try writer.commit()
       let after = try trending.list(.video).items
       #expect(after.map(\.id) == ["v3"])
       #expect(after.first?.title == "Video number 3")
       #expect(after.first?.thumbnailURL == "https://t/3.jpg")
       #expect(try trending.list(.hashtag).items.first?.featuredVideoIDs == ["v3"])
+
+      // A deleted video leaves the lists at the next publish, and no tag features it.
+      let deleted = writer.delete(id: "v3")
+      #expect(deleted)
+      try writer.publish()
+      #expect(try trending.list(.video).items.isEmpty)
+      #expect(try trending.list(.hashtag).items.allSatisfy { !$0.featuredVideoIDs.contains("v3") })
     }
   }
 }

@@ -1,0 +1,334 @@
+/// Where one stored document's record (``DocumentRecord``) is: a chunk, an offset in it and
+/// a length.
+///
+/// A record is never empty (it starts with its kind), so a length of 0 marks a document
+/// removed from a ``DocumentStoreBuilder``.
+struct StoredLine: Sendable, Hashable {
+  var chunk: UInt32
+  var offset: UInt32
+  var length: UInt32
+
+  static let removed = StoredLine(chunk: 0, offset: 0, length: 0)
+
+  var isRemoved: Bool { length == 0 }
+}
+
+/// Immutable bytes holding whole document records, shared by every published state that names
+/// them (a writer only ever appends to a chunk of its own).
+final class DocumentChunk: Sendable {
+  let bytes: [UInt8]
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// The documents of one published state of an index, as records (``DocumentRecord``): what
+/// a writer of the index starts from, and what a commit saves beside the segment (Lucene's
+/// stored fields, Tantivy's doc store).
+///
+/// The search structures cannot give documents back (descriptions and bios are not stored,
+/// text is folded), so an index keeps the documents it was built from: a delete, an update
+/// or a count change rebuilds from them.
+final class StoredDocuments: Sendable {
+  let chunks: [DocumentChunk]
+  /// The documents' records, in the order the writer first added their ids.
+  let lines: [StoredLine]
+
+  init(chunks: [DocumentChunk], lines: [StoredLine]) {
+    self.chunks = chunks
+    self.lines = lines
+  }
+
+  static let empty = StoredDocuments(chunks: [], lines: [])
+
+  /// The number of documents, effects included.
+  var count: Int { lines.count }
+
+  /// The bytes of the records with their length prefixes: the size of the saved file.
+  var byteCount: Int { lines.reduce(0) { $0 + DocumentFile.framedSize(of: Int($1.length)) } }
+
+  /// Calls `body` with the bytes of record `index`.
+  func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try Self.withBytes(of: lines[index], in: chunks, body)
+  }
+
+  /// Calls `body` with the bytes `line` names in `chunks`.
+  ///
+  /// SAFETY: the offset and length of a ``StoredLine`` are checked against its chunk in
+  /// debug builds; every line is made by a ``DocumentStoreBuilder`` or
+  /// ``DocumentFile/read(_:)``, which place it inside its chunk.
+  static func withBytes<R>(
+    of line: StoredLine, in chunks: [DocumentChunk],
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> R
+  ) rethrows -> R {
+    let bytes = chunks[Int(line.chunk)].bytes
+    assert(Int(line.offset) + Int(line.length) <= bytes.count, "a stored line past its chunk")
+    return try bytes.withUnsafeBufferPointer { buffer in
+      try body(
+        UnsafeBufferPointer(rebasing: buffer[Int(line.offset)..<Int(line.offset + line.length)]))
+    }
+  }
+}
+
+/// The documents a writer holds, as records, by id: adds append a record, updates append
+/// the new record and forget the old one, deletes forget the record.
+///
+/// Records are appended to an open chunk of ``chunkSize`` bytes that is sealed when full, so a
+/// published ``StoredDocuments`` shares every sealed chunk with the writer and copies at
+/// most one chunk. Forgotten lines stay in their chunks until ``compacted()``.
+struct DocumentStoreBuilder {
+  /// The size of a chunk; a longer record gets a chunk of its own.
+  static let chunkSize = 1 << 22
+
+  private var sealed: [DocumentChunk] = []
+  private var open: [UInt8] = []
+  /// Every id ever added, in the order first added.
+  private var ids = DocumentIDTable()
+  /// Each id's current line, by its number in ``ids``; ``StoredLine/removed`` when deleted.
+  private var lines: [StoredLine] = []
+  /// Each id's document kind (``DocumentKind/index``), by its number in ``ids``.
+  private var kinds: [UInt8] = []
+  /// Count updates not yet written into their documents' records, by number in ``ids``:
+  /// taking one costs a lookup, and each document changed is encoded again once, by
+  /// ``applyCountUpdates()``, however many updates it got.
+  private var pendingCounts: [UInt32: CountUpdate] = [:]
+  /// Scratch for one record being encoded.
+  private var encoded: [UInt8] = []
+  /// The documents held.
+  private(set) var count = 0
+  /// The bytes of lines forgotten by updates and deletes.
+  private(set) var forgottenBytes = 0
+  /// The bytes of every record appended, forgotten ones included, framed as in the file.
+  private(set) var byteCount = 0
+
+  init() {}
+
+  /// A store holding `documents`, each line under the id it holds.
+  ///
+  /// - Throws: ``SearchError/Code/corruptIndex`` when a line is not a document or repeats an
+  ///   id (the lines come from a file a commit wrote and a checksum vouched for).
+  init(_ documents: StoredDocuments) throws {
+    sealed = documents.chunks
+    byteCount = documents.byteCount
+    lines.reserveCapacity(documents.count)
+    ids.reserveCapacity(documents.count)
+    for index in 0..<documents.count {
+      let line = documents.lines[index]
+      let document = try documents.withLine(index) { bytes in
+        do throws(RecordDamage) { return try DocumentRecord.decode(bytes) } catch {
+          throw SearchError(
+            .corruptIndex,
+            "stored document \(index + 1) is damaged (\(error.reason)); rebuild the index with `discover index`"
+          )
+        }
+      }
+      var id = document.id
+      let (entry, isNew) = id.withUTF8 { ids.intern(UnsafeRawBufferPointer($0)) }
+      guard isNew else {
+        throw SearchError(
+          .corruptIndex,
+          "stored documents repeat the id \"\(document.id)\"; rebuild the index with `discover index`"
+        )
+      }
+      assert(Int(entry) == lines.count)
+      lines.append(line)
+      kinds.append(UInt8(document.kind.index))
+    }
+    count = documents.count
+    open.reserveCapacity(Self.chunkSize)
+  }
+
+  /// Whether a document with `id` is held.
+  func contains(id: String) -> Bool { line(of: id) != nil }
+
+  /// The document with `id`, if one is held, with its pending count updates.
+  mutating func document(id: String) -> Document? {
+    guard let entry = entry(of: id) else { return nil }
+    return document(at: entry)
+  }
+
+  /// The document of entry `entry`, with its pending count updates.
+  private mutating func document(at entry: UInt32) -> Document? {
+    let line = lines[Int(entry)]
+    let decoded: Document?
+    if Int(line.chunk) < sealed.count {
+      decoded = StoredDocuments.withBytes(of: line, in: sealed) { try? DocumentRecord.decode($0) }
+    } else {
+      // SAFETY: the line was appended to the open chunk, which only grows until sealed.
+      assert(Int(line.offset) + Int(line.length) <= open.count, "a stored line past its chunk")
+      decoded = open.withUnsafeBufferPointer { buffer in
+        try? DocumentRecord.decode(
+          UnsafeBufferPointer(rebasing: buffer[Int(line.offset)..<Int(line.offset + line.length)]))
+      }
+    }
+    // A record this store encoded or checked always decodes.
+    guard var document = decoded else { return nil }
+    pendingCounts[entry]?.apply(to: &document)
+    return document
+  }
+
+  /// The number in ``ids`` of the document with `id`, if one is held.
+  private func entry(of id: String) -> UInt32? {
+    var id = id
+    guard let entry = id.withUTF8({ ids.find(UnsafeRawBufferPointer($0)) }),
+      !lines[Int(entry)].isRemoved
+    else { return nil }
+    return entry
+  }
+
+  private func line(of id: String) -> StoredLine? {
+    entry(of: id).map { lines[Int($0)] }
+  }
+
+  /// Takes new counts for a document held; they are written into its record by
+  /// ``applyCountUpdates()``.
+  ///
+  /// - Throws: ``SearchError/Code/documentNotFound`` when no document has the id,
+  ///   ``SearchError/Code/invalidDocument`` when a count is negative or of another type.
+  mutating func updateCounts(_ update: CountUpdate) throws {
+    guard let entry = entry(of: update.id) else {
+      throw SearchError(
+        .documentNotFound, "no document has the id \"\(update.id)\"; add it before its counts")
+    }
+    try update.check(for: DocumentKind.allCases[Int(kinds[Int(entry)])])
+    if let earlier = pendingCounts[entry] {
+      pendingCounts[entry] = earlier.merged(with: update)
+    } else {
+      pendingCounts[entry] = update
+    }
+  }
+
+  /// Writes every pending count update into its document's record.
+  ///
+  /// - Complexity: O(*d*) in the text of the documents that got updates.
+  mutating func applyCountUpdates() {
+    guard !pendingCounts.isEmpty else { return }
+    for entry in pendingCounts.keys.sorted() {
+      guard let document = document(at: entry) else { continue }
+      encoded.removeAll(keepingCapacity: true)
+      DocumentRecord.encode(document, into: &encoded)
+      let previous = lines[Int(entry)]
+      lines[Int(entry)] = append(encoded)
+      forgottenBytes += DocumentFile.framedSize(of: Int(previous.length))
+    }
+    pendingCounts.removeAll()
+  }
+
+  /// Stores `document`, replacing the one with its id if there is one.
+  ///
+  /// - Returns: Whether a document was replaced.
+  @discardableResult
+  mutating func store(_ document: Document) -> Bool {
+    encoded.removeAll(keepingCapacity: true)
+    DocumentRecord.encode(document, into: &encoded)
+    let line = append(encoded)
+    var id = document.id
+    let (entry, isNew) = id.withUTF8 { ids.intern(UnsafeRawBufferPointer($0)) }
+    if isNew {
+      lines.append(line)
+      kinds.append(UInt8(document.kind.index))
+      count += 1
+      return false
+    }
+    // The new document replaces the old one whole, with any counts pending for it.
+    pendingCounts[entry] = nil
+    kinds[Int(entry)] = UInt8(document.kind.index)
+    let previous = lines[Int(entry)]
+    lines[Int(entry)] = line
+    if previous.isRemoved {
+      count += 1
+      return false
+    }
+    forgottenBytes += DocumentFile.framedSize(of: Int(previous.length))
+    return true
+  }
+
+  /// Forgets the document with `id`.
+  ///
+  /// - Returns: Whether there was one.
+  @discardableResult
+  mutating func remove(id: String) -> Bool {
+    var id = id
+    guard let entry = id.withUTF8({ ids.find(UnsafeRawBufferPointer($0)) }),
+      !lines[Int(entry)].isRemoved
+    else { return false }
+    forgottenBytes += DocumentFile.framedSize(of: Int(lines[Int(entry)].length))
+    lines[Int(entry)] = .removed
+    pendingCounts[entry] = nil
+    count -= 1
+    return true
+  }
+
+  /// Appends one record's bytes, sealing the open chunk first when they do not fit.
+  private mutating func append(_ bytes: [UInt8]) -> StoredLine {
+    precondition(
+      !bytes.isEmpty && bytes.count < Int(UInt32.max), "a document record of \(bytes.count) bytes")
+    if open.count + bytes.count > Self.chunkSize && !open.isEmpty {
+      sealed.append(DocumentChunk(open))
+      open.removeAll(keepingCapacity: true)
+    }
+    let line = StoredLine(
+      chunk: UInt32(sealed.count), offset: UInt32(open.count), length: UInt32(bytes.count))
+    open.append(contentsOf: bytes)
+    byteCount += DocumentFile.framedSize(of: bytes.count)
+    return line
+  }
+
+  /// The documents held, for a published state: the sealed chunks are shared, the open one
+  /// copied. Count updates must have been applied (``applyCountUpdates()``).
+  ///
+  /// - Complexity: O(*n*) in the number of ids ever added, plus the open chunk's bytes.
+  func published() -> StoredDocuments {
+    precondition(pendingCounts.isEmpty, "count updates not yet written into their records")
+    var chunks = sealed
+    if !open.isEmpty { chunks.append(DocumentChunk(open)) }
+    var live: [StoredLine] = []
+    live.reserveCapacity(count)
+    for line in lines where !line.isRemoved { live.append(line) }
+    return StoredDocuments(chunks: chunks, lines: live)
+  }
+
+  /// The same documents in fresh chunks without forgotten records, and without the ids of
+  /// deleted documents.
+  ///
+  /// - Complexity: O(*b*) in the bytes of the documents held.
+  func compacted() -> DocumentStoreBuilder {
+    var copy = DocumentStoreBuilder()
+    let documents = published()
+    copy.lines.reserveCapacity(documents.count)
+    copy.ids.reserveCapacity(documents.count)
+    for index in 0..<documents.count {
+      documents.withLine(index) { bytes in
+        let line = copy.append(Array(bytes))
+        copy.lines.append(line)
+      }
+    }
+    copy.kinds = zip(lines, kinds).filter { !$0.0.isRemoved }.map(\.1)
+    copy.ids = idsOfHeldDocuments()
+    copy.count = count
+    return copy
+  }
+
+  /// The id table of the documents held, in the order of ``lines``.
+  private func idsOfHeldDocuments() -> DocumentIDTable {
+    var table = DocumentIDTable()
+    table.reserveCapacity(count)
+    for entry in lines.indices where !lines[entry].isRemoved {
+      ids.withBytes(of: UInt32(entry)) { _ = table.intern($0) }
+    }
+    return table
+  }
+
+  /// Calls `body` with each document held, in the order their ids were first added.
+  ///
+  /// - Throws: What `body` throws.
+  mutating func forEachDocument(_ body: (Document) throws -> Void) throws {
+    applyCountUpdates()
+    let documents = published()
+    for index in 0..<documents.count {
+      // A record this store encoded or checked always decodes.
+      guard let document = documents.withLine(index, { try? DocumentRecord.decode($0) })
+      else { continue }
+      try body(document)
+    }
+  }
+}
