@@ -199,12 +199,12 @@ extension CommandSpec {
     discussion: """
       Opens the newest commit in DIR and lists its documents of each type (videos, users,
       hashtags, sounds, and effects, which are not searched but named by discover trending
-      effects), its deleted documents (0 in this version: a commit writes every document
-      anew), its segments, its generation (1 after the first discover index into DIR, one
+      effects), its deleted documents (0 in this version: a commit rebuilds the index from
+      the documents it keeps), its segments, its generation (1 after the first discover index into DIR, one
       more after each) and its size on disk. With --json the output is one line
-      {"documents":{"video":...,"user":...,"hashtag":...,"sound":...,"effect":...},
-      "deletedDocuments":...,"segments":...,"generation":...,"diskBytes":...}, diskBytes in
-      bytes. To check every byte of the index, run discover check.
+      {"documents":...,"byType":{"video":...,"user":...,"hashtag":...,"sound":...,
+      "effect":...},"deleted":...,"segments":...,"generation":...,"diskBytes":...}, documents
+      the live total and diskBytes in bytes. To check every byte of the index, run discover check.
       """,
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
@@ -218,7 +218,8 @@ extension CommandSpec {
     usage: ["check --index DIR [--json]"],
     discussion: """
       Reads the newest commit in DIR with every check there is: each section's checksum,
-      and the structure of the postings and columns. A sound index prints one line, "OK:"
+      the structure of the postings and columns, and the documents file (its checksum, each
+      line a document, as many as the segment holds). A sound index prints one line, "OK:"
       with its documents, generation, segments and size on disk; with --json, the object
       discover stats --json writes with "ok":true first. A missing, damaged or unreadable
       index fails with exit status 1 and says what is wrong (with --json, as
@@ -229,9 +230,59 @@ extension CommandSpec {
       .flag("--json", "Write JSON instead of text."),
     ])
 
+  /// `discover add CORPUS.jsonl --index DIR`.
+  static let add = CommandSpec(
+    name: "add",
+    summary: "Add documents to a saved index, or replace those with the same ids.",
+    usage: ["add CORPUS.jsonl --index DIR [--skip-bad-lines]"],
+    discussion: """
+      Reads CORPUS.jsonl (the format of discover index) and adds each document to the index
+      in DIR, replacing the document that has its id, of any type; then commits the result
+      as the index's next generation. DIR without an index gets a new one. A bad line stops
+      the command with its line number and nothing is committed; with --skip-bad-lines bad
+      lines are counted and listed, and the rest are added. Searches of processes that have
+      the index open see the change after their next refresh. The whole index is rebuilt
+      from its documents, so the time grows with the index, not with the change.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index."),
+      .flag("--skip-bad-lines", "Skip and count bad lines instead of stopping at the first."),
+    ])
+
+  /// `discover delete ID... --index DIR`.
+  static let delete = CommandSpec(
+    name: "delete",
+    summary: "Delete documents of a saved index by id.",
+    usage: ["delete ID... --index DIR"],
+    discussion: """
+      Deletes the documents with the given ids, of any type, and commits the result as the
+      index's next generation: they leave search results, facet counts, completions and
+      trending lists. An id the index does not hold is named in a warning and changes
+      nothing.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index.")
+    ])
+
+  /// `discover counts COUNTS.jsonl --index DIR`.
+  static let counts = CommandSpec(
+    name: "counts",
+    summary: "Change view, like, follower and video counts of a saved index's documents.",
+    usage: ["counts COUNTS.jsonl --index DIR"],
+    discussion: """
+      Reads COUNTS.jsonl, one update per line: {"id":"v1","viewCount":10} with any of
+      viewCount (videos, hashtags), likeCount (videos), followerCount (users) and videoCount
+      (hashtags, sounds); then commits the result as the index's next generation, ranked
+      with the new counts. A bad line, an unknown id or a count the document's type does not
+      have stops the command with its line number, and nothing is committed.
+      """,
+    options: [
+      .value("--index", "DIR", "The index directory, as written by discover index.")
+    ])
+
   /// The subcommands, in help order (`help` is handled apart).
   static let all: [CommandSpec] = [
-    .index, .search, .suggest, .events, .trending, .stats, .check,
+    .index, .add, .delete, .counts, .search, .suggest, .events, .trending, .stats, .check,
   ]
 
   /// The subcommand called `name`.

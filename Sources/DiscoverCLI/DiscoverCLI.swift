@@ -82,6 +82,8 @@ public enum DiscoverCLI {
       try StatsCommand(options: options).run(console: console)
     case .check(let options):
       try CheckCommand(options: options).run(console: console)
+    case .change(let options):
+      try ChangeCommand(options: options).run(console: console)
     }
   }
 }

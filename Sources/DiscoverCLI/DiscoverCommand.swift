@@ -25,6 +25,8 @@ enum DiscoverCommand: Equatable, Sendable {
   case stats(IndexInspectionOptions)
   /// Read an index with every check there is and say whether it is sound.
   case check(IndexInspectionOptions)
+  /// Add, replace or delete documents of a saved index, or change their counts.
+  case change(ChangeOptions)
 
   /// Parses the arguments after the program name.
   ///
@@ -77,6 +79,7 @@ enum DiscoverCommand: Equatable, Sendable {
     case "events": return .events(try EventsOptions(&reader))
     case "stats": return .stats(try IndexInspectionOptions(&reader))
     case "check": return .check(try IndexInspectionOptions(&reader))
+    case "add", "delete", "counts": return .change(try ChangeOptions(&reader))
     default: return .trending(try TrendingOptions(&reader))
     }
   }

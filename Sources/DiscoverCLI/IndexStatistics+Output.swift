@@ -12,15 +12,17 @@ extension IndexStatistics {
     countsByType.reduce(0) { $0 + $1.count }
   }
 
-  /// Writes the members of `discover stats --json` into the object `writer` has open:
-  /// `"documents":{"video":...,"user":...,"hashtag":...,"sound":...,"effect":...}`, then
-  /// `deletedDocuments`, `segments`, `generation` and `diskBytes`.
+  /// Writes the members of `discover stats --json` into the object `writer` has open, as
+  /// contract 4 names them: `documents` (the live total, effects included), `byType`
+  /// (`{"video":...,"user":...,"hashtag":...,"sound":...,"effect":...}`), then `deleted`,
+  /// `segments`, `generation` and `diskBytes`.
   func writeJSONMembers(to writer: inout JSONWriter) {
-    writer.key("documents")
+    writer.field("documents", documentTotal)
+    writer.key("byType")
     writer.beginObject()
     for (type, count) in countsByType { writer.field(type, count) }
     writer.endObject()
-    writer.field("deletedDocuments", deletedDocuments)
+    writer.field("deleted", deletedDocuments)
     writer.field("segments", segments)
     // The writer takes an `Int`. A generation past `Int.max` takes 2^63 commits, so only a
     // forged manifest holds one; it is clamped rather than trap on data from outside.

@@ -24,11 +24,15 @@ struct CLIStatsCheckCommandTests {
     return try CLITestSupport.jsonObject(result.output)
   }
 
-  /// The size of the one segment file of the index in `index`.
+  /// The size of the one segment file and the documents file of the index in `index`.
   static func segmentFileSize(of index: String) throws -> Int {
-    let file = try PersistenceTests.indexFile(in: URL(fileURLWithPath: index))
-    let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-    return try #require((attributes[.size] as? NSNumber)?.intValue)
+    let directory = URL(fileURLWithPath: index)
+    let segment = try PersistenceTests.indexFile(in: directory)
+    let documents = try PersistenceTests.documentsFile(in: directory)
+    return try [segment, documents].reduce(0) { total, file in
+      let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+      return total + (try #require((attributes[.size] as? NSNumber)?.intValue))
+    }
   }
 
   // MARK: stats
@@ -39,16 +43,19 @@ struct CLIStatsCheckCommandTests {
       let result = CLITestSupport.run(["stats", "--index", index, "--json"])
       #expect(result.status == 0)
       #expect(result.errors.isEmpty)
-      #expect(result.output.hasPrefix(#"{"documents":{"video":"#))
+      #expect(
+        result.output.hasPrefix(
+          #"{"documents":\#(CLITestSupport.corpusLines.count),"byType":{"video":"#))
       #expect(result.output.filter { $0 == "\n" }.count == 1, "one JSON line")
       let object = try CLITestSupport.jsonObject(result.output)
       #expect(
         Set(object.keys) == [
-          "documents", "deletedDocuments", "segments", "generation", "diskBytes",
+          "documents", "byType", "deleted", "segments", "generation", "diskBytes",
         ])
-      let documents = try #require(object["documents"] as? [String: Int])
+      let documents = try #require(object["byType"] as? [String: Int])
       #expect(documents == (try Self.documentCounts(of: CLITestSupport.corpusLines)))
-      #expect(object["deletedDocuments"] as? Int == 0)
+      #expect(object["documents"] as? Int == CLITestSupport.corpusLines.count)
+      #expect(object["deleted"] as? Int == 0)
       #expect(object["segments"] as? Int == 1)
       #expect(object["generation"] as? Int == 1)
       let diskBytes = try #require(object["diskBytes"] as? Int)
@@ -64,7 +71,7 @@ struct CLIStatsCheckCommandTests {
       let corpus = try CLITestSupport.write(lines, named: "corpus.jsonl", in: directory)
       let index = directory.appendingPathComponent("index").path
       #expect(CLITestSupport.run(["index", corpus.path, "--out", index]).status == 0)
-      let documents = try #require(try Self.statistics(of: index)["documents"] as? [String: Int])
+      let documents = try #require(try Self.statistics(of: index)["byType"] as? [String: Int])
       #expect(documents == (try Self.documentCounts(of: lines)))
       #expect(documents["effect"] == 1)
       let check = CLITestSupport.run(["check", "--index", index])
@@ -107,7 +114,7 @@ struct CLIStatsCheckCommandTests {
       let second = try Self.statistics(of: index)
       #expect(second["generation"] as? Int == 2)
       #expect(second["segments"] as? Int == 1)
-      let documents = try #require(second["documents"] as? [String: Int])
+      let documents = try #require(second["byType"] as? [String: Int])
       #expect(documents == (try Self.documentCounts(of: CLITestSupport.corpusLines)))
       let check = CLITestSupport.run(["check", "--index", index])
       #expect(check.status == 0)
@@ -137,7 +144,7 @@ struct CLIStatsCheckCommandTests {
       let result = CLITestSupport.run(["check", "--index", index, "--json"])
       #expect(result.status == 0)
       #expect(result.errors.isEmpty)
-      #expect(result.output.hasPrefix(#"{"ok":true,"documents":{"#))
+      #expect(result.output.hasPrefix(#"{"ok":true,"documents":"#))
       var object = try CLITestSupport.jsonObject(result.output)
       #expect(object.removeValue(forKey: "ok") as? Bool == true)
       let statistics = try Self.statistics(of: index)

@@ -50,18 +50,8 @@ struct CommitCrashTests {
       let index = directory.appendingPathComponent("index")
 
       func run(_ corpus: URL, killAfter microseconds: UInt32?) throws -> Bool {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["index", corpus.path, "--out", index.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        if let microseconds {
-          usleep(microseconds)
-          kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        return process.terminationReason == .exit && process.terminationStatus == 0
+        try Self.runDiscover(
+          executable, ["index", corpus.path, "--out", index.path], killAfter: microseconds)
       }
 
       // How long one whole run takes. Kills land in its last part, where the commit is (the
@@ -96,6 +86,124 @@ struct CommitCrashTests {
       // A run to the end removes whatever the killed ones left.
       #expect(try run(small, killAfter: nil))
       try PersistenceTests.expectOneCommit(in: index)
+    }
+  }
+
+  /// Runs `discover` with `arguments`, killed with SIGKILL after `microseconds` if given.
+  ///
+  /// - Returns: Whether it ran to the end and succeeded.
+  private static func runDiscover(
+    _ executable: URL, _ arguments: [String], killAfter microseconds: UInt32?
+  ) throws -> Bool {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    if let microseconds {
+      usleep(microseconds)
+      kill(process.processIdentifier, SIGKILL)
+    }
+    process.waitUntilExit()
+    return process.terminationReason == .exit && process.terminationStatus == 0
+  }
+
+  /// What a live change leaves in the directory: the documents of the segment, those of the
+  /// documents file (which must agree), and video `v1`'s views in the documents file.
+  private static func liveState(of directory: URL) throws -> (documents: Int, views: Int) {
+    let index = try DiscoverIndex.open(at: directory)
+    var store = try DocumentStoreBuilder(try index.snapshot.documents.load())
+    let segment = index.documentCount + index.snapshot.effects.count
+    try #require(
+      store.count == segment, "the documents file holds \(store.count), the segment \(segment)")
+    guard case .video(let video)? = store.document(id: "v1") else {
+      Issue.record("v1 is missing")
+      return (segment, -1)
+    }
+    return (segment, video.viewCount)
+  }
+
+  /// `discover add`, `delete` and `counts` killed at random points, 100 times in turn: the
+  /// directory opens to the state before the change or after it, its segment and documents
+  /// file agree, and a change that finished is never lost.
+  @Test func killedLiveChangesNeverLoseOrTearTheIndex() throws {
+    let executable = try Self.discoverExecutable()
+    try PersistenceTests.withTemporaryDirectory { directory in
+      let corpus = directory.appendingPathComponent("corpus.jsonl")
+      try Data(Self.corpus(videos: 800).utf8).write(to: corpus)
+      let extra = directory.appendingPathComponent("extra.jsonl")
+      let extraIDs = (0..<50).map { "x\($0)" }
+      try Data(
+        extraIDs.map { #"{"type":"video","id":"\#($0)","title":"Extra clip \#($0)"}"# + "\n" }
+          .joined().utf8
+      ).write(to: extra)
+      let index = directory.appendingPathComponent("index")
+      #expect(
+        try Self.runDiscover(
+          executable, ["index", corpus.path, "--out", index.path], killAfter: nil))
+      var committed = try Self.liveState(of: index)
+
+      /// The change of attempt `attempt`: its arguments and the state it commits.
+      func change(_ attempt: Int, from state: (documents: Int, views: Int)) throws -> (
+        [String], (documents: Int, views: Int)
+      ) {
+        switch attempt % 3 {
+        case 0 where state.documents == 801:
+          return (["add", extra.path, "--index", index.path], (851, state.views))
+        case 0:
+          return (["delete"] + extraIDs + ["--index", index.path], (801, state.views))
+        case 1:
+          let counts = directory.appendingPathComponent("counts-\(attempt).jsonl")
+          try Data(#"{"id":"v1","viewCount":\#(attempt * 1000)}"#.utf8).write(to: counts)
+          return (
+            ["counts", counts.path, "--index", index.path], (state.documents, attempt * 1000)
+          )
+        default:
+          let more = directory.appendingPathComponent("more-\(attempt).jsonl")
+          try Data(
+            #"{"type":"video","id":"v1","title":"Dance challenge number 1","creator":"u1","viewCount":\#(attempt * 1000 + 1)}"#
+              .utf8
+          ).write(to: more)
+          return (["add", more.path, "--index", index.path], (state.documents, attempt * 1000 + 1))
+        }
+      }
+
+      // How long a whole change takes; kills land from a third of it to a little past it.
+      let start = Date()
+      let (first, firstState) = try change(1, from: committed)
+      #expect(try Self.runDiscover(executable, first, killAfter: nil))
+      committed = firstState
+      let span = max(Date().timeIntervalSince(start), 0.01)
+      var random = SystemRandomNumberGenerator()
+      var failures: [String] = []
+      var killed = 0
+      var landed = 0
+      for attempt in 2..<102 {
+        let (arguments, target) = try change(attempt, from: committed)
+        let delay = UInt32(Double.random(in: 0.3...1.2, using: &random) * span * 1e6)
+        let finished = try Self.runDiscover(executable, arguments, killAfter: delay)
+        if !finished { killed += 1 }
+        do {
+          let found = try Self.liveState(of: index)
+          if found == target {
+            landed += 1
+            committed = target
+          } else if found != committed {
+            failures.append("attempt \(attempt): \(found), expected \(committed) or \(target)")
+          }
+          if finished && found != target {
+            failures.append("attempt \(attempt) finished but the directory holds \(found)")
+          }
+        } catch {
+          failures.append("attempt \(attempt), killed after \(delay) µs: \(error)")
+        }
+      }
+      #expect(failures.isEmpty, "\(failures.prefix(5))")
+      // Both outcomes happened: the kills are not all too early or too late to matter.
+      #expect(killed >= 5, "only \(killed) of 100 changes were killed")
+      #expect(landed >= 5, "only \(landed) of 100 changes landed")
+      #expect(try DiscoverIndex.verify(at: index).documents[.video] == committed.documents - 1)
     }
   }
 }
