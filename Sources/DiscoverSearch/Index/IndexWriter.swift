@@ -9,12 +9,12 @@ import Foundation
 /// readers keep searching the previous snapshot until the new one is swapped in. A writer
 /// made by ``DiscoverIndex/makeWriter()`` starts with the index's documents.
 ///
-/// The writer keeps every document as a compact binary record. While
-/// documents are only added, each is analyzed as it comes (tokens become term ids and
+/// The writer keeps every document as a compact binary record. While documents are only
+/// added or their counts changed, each is analyzed as it comes (tokens become term ids and
 /// postings entries), and publishing inverts the entries into compressed posting lists.
-/// After a delete, an update or a count change, publishing analyzes every document held
-/// again. Either way a publish builds the whole snapshot, so it costs time proportional to
-/// the collection, not to what changed since the last one.
+/// After a delete or an update, publishing analyzes every document held again. Either way a
+/// publish builds the whole snapshot, so it costs time proportional to the collection, not
+/// to what changed since the last one.
 public struct IndexWriter {
   /// The settings the index is built with.
   public let configuration: IndexConfiguration
@@ -25,8 +25,8 @@ public struct IndexWriter {
   let directoryLock: DirectoryLock?
   /// Every document held, as records (``DocumentRecord``).
   var store = DocumentStoreBuilder()
-  /// Whether every document held is analyzed below, in the store's order; after a delete,
-  /// an update or a count change the analysis is dropped, and publishing redoes it.
+  /// Whether every document held is analyzed below, in the store's order; after a delete
+  /// or an update the analysis is dropped, and publishing redoes it.
   var analysisIsCurrent = true
 
   var terms = TermInterner()
@@ -166,15 +166,42 @@ public struct IndexWriter {
   }
 
   /// Changes counts of a document without changing its text. Visible at the next
-  /// ``publish()``, where ranking and its pruning bounds use the new counts.
+  /// ``publish()``, where ranking and its pruning bounds use the new counts. Unlike a
+  /// delete or an update, it keeps the writer's analysis: the publish does not analyze the
+  /// documents again.
   ///
   /// - Throws: ``SearchError/Code/documentNotFound`` when no document has the id,
   ///   ``SearchError/Code/invalidDocument`` when a count is negative or the document's type
   ///   has no such count. The writer is then unchanged.
   public mutating func updateCounts(_ update: CountUpdate) throws {
     try store.updateCounts(update)
-    dropAnalysis()
+    if analysisIsCurrent { setCounts(update) }
     hasUncommittedChanges = true
+  }
+
+  /// Sets the counts of `update` in the analysis (checked by the store): counts are values
+  /// beside the postings, so the analysis stays current and the next publish only rebuilds.
+  private mutating func setCounts(_ update: CountUpdate) {
+    var id = update.id
+    guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
+      return
+    }
+    let location = documentLocations[Int(entry)]
+    let number = Int(location & ((1 << Self.locationNumberBits) - 1))
+    switch DocumentKind.allCases[Int(location >> Self.locationNumberBits)] {
+    case .video:
+      if let views = update.viewCount { videoViews[number] = views }
+      if let likes = update.likeCount { videoLikes[number] = likes }
+    case .user:
+      if let followers = update.followerCount { userFollowers[number] = followers }
+    case .hashtag:
+      if let views = update.viewCount { hashtagViews[number] = views }
+      if let videos = update.videoCount { hashtagVideos[number] = videos }
+    case .sound:
+      if let videos = update.videoCount { soundVideos[number] = videos }
+    case .effect:
+      break
+    }
   }
 
   /// Forgets the analysis of the documents held, which a removal or a replacement makes
@@ -304,7 +331,8 @@ public struct IndexWriter {
     // How many documents ahead the id's slot is fetched: enough for the load to arrive
     // while the documents before are analyzed.
     let lookahead = 2
-    reserveCapacity(for: documents)
+    // A writer whose analysis was dropped only stores documents until it publishes.
+    if analysisIsCurrent { reserveCapacity(for: documents) }
     for index in documents.indices {
       if index &+ lookahead < documents.count {
         documentIDs.prefetch(id: documents[index &+ lookahead].id)
@@ -517,6 +545,7 @@ public struct IndexWriter {
   /// A snapshot of every document held, which keeps their lines for the next writer.
   mutating func makeSnapshotWithDocuments() throws -> IndexSnapshot {
     try analyzeIfNeeded()
+    store.applyCountUpdates()
     let snapshot = try makeSnapshot()
     snapshot.documents.value = .memory(store.published())
     return snapshot

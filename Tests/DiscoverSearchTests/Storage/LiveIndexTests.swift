@@ -255,6 +255,33 @@ struct LiveIndexTests {
     }
   }
 
+  /// A commit of the previous version (manifest format 1, no documents file) opens and
+  /// searches; it cannot be changed, and a save writes it anew in format 2, still without
+  /// documents.
+  @Test func aManifestOfFormatOneOpensWithoutDocuments() throws {
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try DiscoverIndex.build(from: Self.documents).save(to: directory)
+      var manifest = try #require(try IndexDirectory.newestCommit(in: directory))
+      let documents = try PersistenceTests.documentsFile(in: directory)
+      try FileManager.default.removeItem(at: documents)
+      manifest.documents = nil
+      var text = String(decoding: manifest.bytes.dropLast(16), as: UTF8.self)
+      text = text.replacingOccurrences(
+        of: "discover-index-manifest 2", with: "discover-index-manifest 1")
+      let crc = String(Array(text.utf8).withUnsafeBytes { CRC32C.checksum($0) }, radix: 16)
+      text += "crc32c " + String(repeating: "0", count: 8 - crc.count) + crc + "\n"
+      let name = IndexManifest.fileName(generation: manifest.generation)
+      try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+      let index = try DiscoverIndex.open(at: directory)
+      #expect(Set(Self.ids(try index.search("sunset", in: .videos))) == ["v1", "v2"])
+      let error = #expect(throws: SearchError.self) { _ = try index.makeWriter() }
+      #expect(error?.code == .invalidArgument)
+      #expect(try DiscoverIndex.verify(at: directory).generation == manifest.generation)
+      try index.save(to: directory)
+      #expect(try IndexDirectory.newestCommit(in: directory)?.documents == nil)
+    }
+  }
+
   @Test func aNewWriterRemovesWhatKilledWritersLeft() throws {
     try PersistenceTests.withTemporaryDirectory { directory in
       try DiscoverIndex.build(from: Self.documents).save(to: directory)
@@ -291,6 +318,52 @@ struct LiveIndexTests {
       }
       try writer.commit()
       #expect(try DiscoverIndex.open(at: directory).search("golden").totalHits == 0)
+    }
+  }
+
+  /// A real full disk: a 1 MB tmpfs (mounted for the test; it needs root, as CI has, and
+  /// is skipped without). A commit that does not fit fails with `io`, leaves the last commit
+  /// and no partial file behind, and the writer keeps its changes for a later commit.
+  @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+  func aFullDiskFailsTheCommitAndKeepsTheLastOne() throws {
+    try PersistenceTests.withTemporaryDirectory { mountPoint in
+      func mountCommand(_ arguments: [String]) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/" + arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+      }
+      try #require(
+        try mountCommand(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path]),
+        "cannot mount a tmpfs at \(mountPoint.path)")
+      defer { _ = try? mountCommand(["umount", mountPoint.path]) }
+      let directory = mountPoint.appendingPathComponent("index")
+      try DiscoverIndex.build(from: Self.documents).save(to: directory)
+      let before = try PersistenceTests.contents(of: directory).sorted()
+      let index = try DiscoverIndex.open(at: directory)
+      var writer = try index.makeWriter()
+      // About 1.5 MB of new text: more than the disk has left.
+      for number in 0..<300 {
+        let words = (0..<500).map { "word\(number)x\($0)" }.joined(separator: " ")
+        try writer.add(Video(id: "big\(number)", title: "big video \(number)", description: words))
+      }
+      let error = #expect(throws: SearchError.self) { try writer.commit() }
+      #expect(error?.code == .io, "\(error?.message ?? "")")
+      #expect(error?.message.contains("No space left") == true, "\(error?.message ?? "")")
+      #expect(try PersistenceTests.contents(of: directory).sorted() == before)
+      #expect(try DiscoverIndex.open(at: directory).documentCount == index.documentCount)
+      #expect(index.documentCount == Self.documents.count, "nothing was published")
+      // Room made, the same writer commits.
+      for number in 0..<300 {
+        let deleted = writer.delete(id: "big\(number)")
+        #expect(deleted)
+      }
+      try writer.add(Video(id: "small", title: "A small sunset"))
+      try writer.commit()
+      #expect(try DiscoverIndex.open(at: directory).documentCount == Self.documents.count + 1)
     }
   }
 
@@ -406,6 +479,43 @@ struct LiveIndexTests {
         }
       }
     }
+  }
+
+  /// Count updates alone keep the writer's analysis (no document is analyzed again), and
+  /// the published state still answers as a fresh build with the new counts.
+  @Test func countUpdatesKeepTheAnalysisAndAnswerAsFreshBuilds() throws {
+    let pool = try RealCorpus.load().documents.enumerated()
+      .filter { $0.offset % 31 == 0 }.map(\.element)
+    var model = Dictionary(uniqueKeysWithValues: pool.map { ($0.id, $0) })
+    let index = try DiscoverIndex.build(from: pool)
+    var writer = try index.makeWriter()
+    try writer.add(Video(id: "fresh", title: "a fresh video"))
+    model["fresh"] = .video(Video(id: "fresh", title: "a fresh video"))
+    try writer.publish()
+    #expect(writer.analysisIsCurrent)
+    var random = SplitMix64(seed: 9)
+    let ids = model.keys.sorted()
+    for _ in 0..<300 {
+      let id = ids[Int(random.next() % UInt64(ids.count))]
+      guard let update = Self.countUpdate(for: model[id]!, random: &random) else { continue }
+      try writer.updateCounts(update)
+      update.apply(to: &model[id]!)
+    }
+    #expect(writer.analysisIsCurrent)
+    try writer.publish()
+    let fresh = try DiscoverIndex.build(from: model.values.sorted { $0.id < $1.id })
+    for word in Self.queryWords(pool).prefix(20) {
+      for tab in [SearchTab.top, .videos, .users, .hashtags] {
+        let live = try index.search(word, in: tab, limit: 50)
+        let built = try fresh.search(word, in: tab, limit: 50)
+        #expect(live.totalHits == built.totalHits, "\(word) \(tab)")
+        #expect(Self.rankedBeyondTies(live) == Self.rankedBeyondTies(built), "\(word) \(tab)")
+      }
+    }
+    // The next writer reads the new counts from the published records.
+    let next = try index.makeWriter()
+    var store = next.store
+    for id in ids.prefix(50) { #expect(store.document(id: id) == model[id]) }
   }
 
   /// Words of the pool's titles, for queries and new titles.
