@@ -14,20 +14,78 @@ import Synchronization
 /// every tag match. The check is one-sided, like a Bloom filter (Bloom, "Space/time
 /// trade-offs in hash coding with allowable errors", CACM 1970): "no" is certain, "maybe"
 /// sends the search down the full path.
+///
+/// The hashes and keys are kept sorted and looked up by binary search, so that an index file
+/// holds them as they are used (format 10): an opened index reads its filters instead of
+/// analyzing a hundred thousand names on its first search.
 struct ExactNameFilter: Sendable {
-  /// ``ByteStringTable/hash(_:)`` of every tag name's ``NameLengths/tagKey(of:)``.
-  private var tagKeys: Set<Int> = []
+  /// ``ByteStringTable/hash(_:)`` of every tag name's ``NameLengths/tagKey(of:)``, sorted,
+  /// each once.
+  private(set) var tagKeys = Column<Int64>()
   /// The field slot of the type's text name (``NameLengths/textNameSlot(of:)``), when it has
   /// one and its lengths could be read.
-  private var textSlot: Int?
+  private(set) var textSlot: Int?
   /// How many text names have each length, 0...127 (longer ones never match exactly: their
   /// norms are not stored exactly).
-  private var lengthCounts = [Int32](repeating: 0, count: 128)
+  private(set) var lengthCounts = [Int32](repeating: 0, count: 128)
   /// Names up to this length have their terms in ``nameTerms``; longer ones only count.
-  private var indexedLength = 0
+  private(set) var indexedLength = 0
   /// `slot << 40 | length << 32 | term` for every term of every text name of length
-  /// 1...``indexedLength``.
-  private var nameTerms: Set<UInt64> = []
+  /// 1...``indexedLength``, sorted, each once.
+  private(set) var nameTerms = Column<UInt64>()
+
+  /// A filter read from an index file, checked: sorted keys, a slot of the type, lengths in
+  /// range.
+  ///
+  /// - Returns: `nil` when the parts are not a filter.
+  init?(
+    tagKeys: Column<Int64>, nameTerms: Column<UInt64>, lengthCounts: [Int32], textSlot: Int,
+    indexedLength: Int, fieldCount: Int
+  ) {
+    guard lengthCounts.count == 128, lengthCounts.allSatisfy({ $0 >= 0 }),
+      (-1..<fieldCount).contains(textSlot), (0..<128).contains(indexedLength),
+      Self.isStrictlyIncreasing(tagKeys.buffer), Self.isStrictlyIncreasing(nameTerms.buffer)
+    else { return nil }
+    self.tagKeys = tagKeys
+    self.nameTerms = nameTerms
+    self.lengthCounts = lengthCounts
+    self.textSlot = textSlot < 0 ? nil : textSlot
+    self.indexedLength = indexedLength
+  }
+
+  private static func isStrictlyIncreasing<T: Comparable>(_ values: UnsafeBufferPointer<T>) -> Bool
+  {
+    var index = 1
+    while index < values.count {
+      guard values[index - 1] < values[index] else { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// Whether sorted `values` hold `value` (binary search).
+  private static func contains<T: Comparable>(_ values: UnsafeBufferPointer<T>, _ value: T) -> Bool
+  {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = (low + high) / 2
+      if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low < values.count && values[low] == value
+  }
+
+  /// The sorted distinct values of `values`, as a column.
+  private static func sortedColumn<T: Comparable & BitwiseCopyable>(_ values: [T]) -> Column<T> {
+    var sorted = values.sorted()
+    var kept = 0
+    for value in sorted where kept == 0 || sorted[kept - 1] != value {
+      sorted[kept] = value
+      kept += 1
+    }
+    sorted.removeLast(sorted.count - kept)
+    return Column(sorted)
+  }
 
   /// At most this many text names are analyzed for ``nameTerms`` once a type has more than
   /// ``analyzesEveryNameUpTo`` documents: the shortest ones, which a query of a word or two
@@ -39,10 +97,13 @@ struct ExactNameFilter: Sendable {
   init(snapshot: IndexSnapshot, type: SearchResultType) {
     let partition = snapshot.partition(type)
     if NameLengths.hasTagNames(type) {
+      var hashes: [Int64] = []
+      hashes.reserveCapacity(partition.documentCount)
       for document in 0..<partition.documentCount {
         let key = NameLengths.tagKey(of: partition.titles.string(at: document))
-        tagKeys.insert(key.withUnsafeBytes { ByteStringTable.hash($0) })
+        hashes.append(Int64(key.withUnsafeBytes { ByteStringTable.hash($0) }))
       }
+      tagKeys = Self.sortedColumn(hashes)
     }
     // Without a slot whose lengths it read, the filter answers "maybe" for text names.
     guard let slot = NameLengths.textNameSlot(of: type), slot < partition.fieldCount else {
@@ -63,6 +124,8 @@ struct ExactNameFilter: Sendable {
     guard indexedLength > 0 else { return }
     var tokenizer = Tokenizer(mode: .document)
     let stream = TokenStream()
+    var keys: [UInt64] = []
+    defer { nameTerms = Self.sortedColumn(keys) }
     for document in 0..<documentCount {
       let code = Int(norms[document * fieldCount + slot])
       guard code > 0 && code <= indexedLength else { continue }
@@ -73,7 +136,7 @@ struct ExactNameFilter: Sendable {
         guard
           let term = snapshot.terms.find(UnsafeRawBufferPointer(stream.bytes(of: token)))
         else { continue }
-        nameTerms.insert(Self.nameKey(slot: slot, length: length, term: term))
+        keys.append(Self.nameKey(slot: slot, length: length, term: term))
       }
     }
   }
@@ -114,7 +177,9 @@ struct ExactNameFilter: Sendable {
     let present = groups.filter { !$0.alternatives.isEmpty }
     // Without terms a search has no hits, and the exactness check needs one.
     guard !present.isEmpty else { return false }
-    if !tagKey.isEmpty && tagKeys.contains(tagKey.withUnsafeBytes { ByteStringTable.hash($0) }) {
+    if !tagKey.isEmpty
+      && Self.contains(tagKeys.buffer, Int64(tagKey.withUnsafeBytes { ByteStringTable.hash($0) }))
+    {
       return true
     }
     for slot in 0..<4 {
@@ -127,7 +192,8 @@ struct ExactNameFilter: Sendable {
       let everyGroupFits = present.allSatisfy { group in
         group.alternatives.contains { alternative in
           guard let id = termIDs[group.queryTerm][alternative.alternative] else { return true }
-          return nameTerms.contains(Self.nameKey(slot: slot, length: length, term: id.rawValue))
+          return Self.contains(
+            nameTerms.buffer, Self.nameKey(slot: slot, length: length, term: id.rawValue))
         }
       }
       if everyGroupFits { return true }
@@ -135,8 +201,8 @@ struct ExactNameFilter: Sendable {
     return false
   }
 
-  /// The bytes the two sets hold (8 per slot, at their capacity) and the length counts.
-  var byteCount: Int { (tagKeys.capacity + nameTerms.capacity) * 8 + lengthCounts.count * 4 }
+  /// The bytes of the two sorted key lists and the length counts.
+  var byteCount: Int { (tagKeys.count + nameTerms.count) * 8 + lengthCounts.count * 4 }
 }
 
 /// The exact name filters of a snapshot, built per type on first use.
@@ -155,6 +221,22 @@ final class ExactNameFilterCache: Sendable {
       return filters[type.index]?.mayMatchExactly(
         groups: groups, termIDs: termIDs, nameLengths: nameLengths, tagKey: tagKey) ?? true
     }
+  }
+
+  /// Every type's filter, built first where it is not yet: what an index file saves.
+  func filters(of snapshot: IndexSnapshot) -> [ExactNameFilter] {
+    filters.withLock { filters in
+      SearchResultType.allCases.map { type in
+        Self.build(type, in: snapshot, into: &filters)
+        return filters[type.index]!
+      }
+    }
+  }
+
+  /// Keeps filters read from an index file, one per type in `SearchResultType.index` order.
+  func store(_ loaded: [ExactNameFilter]) {
+    precondition(loaded.count == SearchResultType.allCases.count, "one filter per type")
+    filters.withLock { filters in filters = loaded.map { $0 } }
   }
 
   /// Builds every type's filter that is not built yet.

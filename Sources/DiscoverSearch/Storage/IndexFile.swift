@@ -19,10 +19,10 @@
 enum IndexFile {
   static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
   /// Bumped whenever the section order or any layout changes.
-  static let formatVersion: UInt32 = 9
-  /// The versions this build reads: 8 lacks the suggestion sections, which are then built
-  /// on first use.
-  static let readableVersions: ClosedRange<UInt32> = 8...9
+  static let formatVersion: UInt32 = 10
+  /// The versions this build reads: 8 lacks the suggestion sections and 9 the exact name
+  /// filters (format 10), which are then built on first use.
+  static let readableVersions: ClosedRange<UInt32> = 8...10
   static let byteOrderMark: UInt32 = 0x0102_0304
   static let headerSize = 16
   static let footerSize = 32

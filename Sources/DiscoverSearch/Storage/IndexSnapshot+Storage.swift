@@ -198,6 +198,40 @@ extension IndexSnapshot {
     try writer.append(effects.thumbnails)
     try writer.append(effects.useCounts)
     try writeSuggestions(to: &writer)
+    try writeExactNameFilters(to: &writer)
+  }
+
+  /// Each type's exact name filter (format 10), built now if no search has built it: an
+  /// opened index then reads it instead of analyzing its names on the first search.
+  private func writeExactNameFilters(to writer: inout IndexFileWriter) throws {
+    for filter in exactNames.filters(of: self) {
+      try writer.append(filter.tagKeys)
+      try writer.append(filter.nameTerms)
+      try writer.append(filter.lengthCounts)
+      try writer.append([Int64(filter.textSlot ?? -1), Int64(filter.indexedLength)])
+    }
+  }
+
+  /// Reads what ``writeExactNameFilters(to:)`` wrote, checking each filter.
+  private static func readExactNameFilters(
+    _ reader: inout IndexFileReader, partitions: [TypePartition], path: String
+  ) throws -> [ExactNameFilter] {
+    try partitions.map { partition in
+      let tagKeys = try reader.column(Int64.self)
+      let nameTerms = try reader.column(UInt64.self)
+      let lengthCounts = try reader.array(Int32.self)
+      let settings = try reader.array(Int64.self)
+      guard settings.count == 2, let textSlot = Int(exactly: settings[0]),
+        let indexedLength = Int(exactly: settings[1]),
+        let filter = ExactNameFilter(
+          tagKeys: tagKeys, nameTerms: nameTerms, lengthCounts: lengthCounts,
+          textSlot: textSlot, indexedLength: indexedLength, fieldCount: partition.fieldCount)
+      else {
+        throw SearchError(
+          .corruptIndex, "\(path): an exact name filter is damaged; rebuild the index")
+      }
+      return filter
+    }
   }
 
   /// The completion structures (format 9), built now if no call has built them: sorted,
@@ -397,6 +431,9 @@ extension IndexSnapshot {
       reader.formatVersion >= 9
       ? try readSuggestions(&reader, path: path, userCount: userCount, soundCount: soundCount)
       : nil
+    let nameFilters =
+      reader.formatVersion >= 10
+      ? try readExactNameFilters(&reader, partitions: partitions, path: path) : nil
     guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
     let snapshot = IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
@@ -404,6 +441,7 @@ extension IndexSnapshot {
     if let (lexicon, phrases) = suggestions {
       snapshot.suggestionCache.store(lexicon: lexicon, phrases: phrases)
     }
+    if let nameFilters { snapshot.exactNames.store(nameFilters) }
     return snapshot
   }
 }

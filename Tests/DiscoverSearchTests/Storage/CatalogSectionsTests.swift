@@ -47,11 +47,17 @@ struct CatalogSectionsTests {
     /// starts), their frequencies, sorted phrases (bytes, starts), their weights, sources
     /// and targets.
     static let suggestionSectionCount = 8
+    /// The exact name filter sections format 10 writes last: per type, tag keys, name
+    /// terms, length counts and settings.
+    static let nameFilterSectionCount = 16
+
+    /// The sections after the catalog.
+    static var trailingSectionCount: Int { suggestionSectionCount + nameFilterSectionCount }
 
     /// The offset in ``sections`` of section `index` counted from the end of the catalog
     /// sections (1 is the last of them, just before the suggestion sections).
     func offset(fromEnd index: Int) -> Int {
-      sections.count - Self.suggestionSectionCount - index
+      sections.count - Self.trailingSectionCount - index
     }
 
     /// Section `index` counted from the end of the catalog sections.
@@ -59,7 +65,12 @@ struct CatalogSectionsTests {
 
     /// Suggestion section `index` (0 for the sorted terms' bytes).
     func suggestionSection(_ index: Int) -> Int {
-      sections.count - Self.suggestionSectionCount + index
+      sections.count - Self.trailingSectionCount + index
+    }
+
+    /// Exact name filter section `index` (0 for the videos' tag keys; 4 per type).
+    func nameFilterSection(_ index: Int) -> Int {
+      sections.count - Self.nameFilterSectionCount + index
     }
 
     /// The value at byte `offset` of the file.
@@ -67,13 +78,25 @@ struct CatalogSectionsTests {
       Self.load(T.self, bytes, at: offset)
     }
 
-    /// Rewrites the file without its last suggestion sections (all but the first `kept`),
-    /// with `version` in its header, as a file of that version would be: the sections that
-    /// remain, a new table and footer.
+    /// Rewrites the file without its exact name filter sections and its last suggestion
+    /// sections (all but the first `kept`), with `version` in its header, as a file of that
+    /// version would be: the sections that remain, a new table and footer.
     mutating func dropSuggestionSections(settingVersion version: UInt32, keeping kept: Int = 0)
       throws
     {
-      let remaining = sections.count - Self.suggestionSectionCount + kept
+      try dropTrailingSections(settingVersion: version, keeping: kept)
+    }
+
+    /// Rewrites the file without its exact name filter sections, as format 9 wrote it.
+    mutating func dropNameFilterSections(settingVersion version: UInt32) throws {
+      try dropTrailingSections(settingVersion: version, keeping: Self.suggestionSectionCount)
+    }
+
+    /// Rewrites the file keeping the first `kept` sections after the catalog.
+    private mutating func dropTrailingSections(settingVersion version: UInt32, keeping kept: Int)
+      throws
+    {
+      let remaining = sections.count - Self.trailingSectionCount + kept
       let end = sections[remaining - 1].upperBound
       let entries = bytes[tableOffset..<(tableOffset + remaining * IndexFile.tableEntrySize)]
       var rebuilt = Array(bytes[..<end])
