@@ -91,6 +91,9 @@ struct DocumentStoreBuilder {
   /// taking one costs a lookup, and each document changed is encoded again once, by
   /// ``applyCountUpdates()``, however many updates it got.
   private var pendingCounts: [UInt32: CountUpdate] = [:]
+  /// Views and likes to add to videos' counts, by number in ``ids``, after
+  /// ``pendingCounts`` (``increment(id:views:likes:)``).
+  private var pendingIncrements: [UInt32: SIMD2<Int>] = [:]
   /// Scratch for one record being encoded.
   private var encoded: [UInt8] = []
   /// The documents held.
@@ -163,6 +166,11 @@ struct DocumentStoreBuilder {
     // A record this store encoded or checked always decodes.
     guard var document = decoded else { return nil }
     pendingCounts[entry]?.apply(to: &document)
+    if let added = pendingIncrements[entry], case .video(var video) = document {
+      video.viewCount = Self.adding(video.viewCount, added[0])
+      video.likeCount = Self.adding(video.likeCount, added[1])
+      document = .video(video)
+    }
     return document
   }
 
@@ -195,14 +203,38 @@ struct DocumentStoreBuilder {
     } else {
       pendingCounts[entry] = update
     }
+    // A count set replaces what was added to it before.
+    if var added = pendingIncrements[entry] {
+      if update.viewCount != nil { added[0] = 0 }
+      if update.likeCount != nil { added[1] = 0 }
+      pendingIncrements[entry] = added
+    }
+  }
+
+  /// Adds `views` and `likes` to the counts of the video with `id`.
+  ///
+  /// - Returns: Whether a video has the id (nothing changes otherwise).
+  mutating func increment(id: String, views: Int, likes: Int) -> Bool {
+    guard let entry = entry(of: id), kinds[Int(entry)] == UInt8(DocumentKind.video.index) else {
+      return false
+    }
+    let added = pendingIncrements[entry] ?? SIMD2(0, 0)
+    pendingIncrements[entry] = SIMD2(Self.adding(added[0], views), Self.adding(added[1], likes))
+    return true
+  }
+
+  /// `count + added`, held at `Int.max` rather than overflowing (counts are never negative).
+  static func adding(_ count: Int, _ added: Int) -> Int {
+    let (sum, overflows) = count.addingReportingOverflow(added)
+    return overflows ? Int.max : sum
   }
 
   /// Writes every pending count update into its document's record.
   ///
   /// - Complexity: O(*d*) in the text of the documents that got updates.
   mutating func applyCountUpdates() {
-    guard !pendingCounts.isEmpty else { return }
-    for entry in pendingCounts.keys.sorted() {
+    guard !pendingCounts.isEmpty || !pendingIncrements.isEmpty else { return }
+    for entry in Set(pendingCounts.keys).union(pendingIncrements.keys).sorted() {
       guard let document = document(at: entry) else { continue }
       encoded.removeAll(keepingCapacity: true)
       DocumentRecord.encode(document, into: &encoded)
@@ -211,6 +243,7 @@ struct DocumentStoreBuilder {
       forgottenBytes += DocumentFile.framedSize(of: Int(previous.length))
     }
     pendingCounts.removeAll()
+    pendingIncrements.removeAll()
   }
 
   /// Stores `document`, replacing the one with its id if there is one.
@@ -231,6 +264,7 @@ struct DocumentStoreBuilder {
     }
     // The new document replaces the old one whole, with any counts pending for it.
     pendingCounts[entry] = nil
+    pendingIncrements[entry] = nil
     kinds[Int(entry)] = UInt8(document.kind.index)
     let previous = lines[Int(entry)]
     lines[Int(entry)] = line
@@ -254,6 +288,7 @@ struct DocumentStoreBuilder {
     forgottenBytes += DocumentFile.framedSize(of: Int(lines[Int(entry)].length))
     lines[Int(entry)] = .removed
     pendingCounts[entry] = nil
+    pendingIncrements[entry] = nil
     count -= 1
     return true
   }
@@ -278,7 +313,9 @@ struct DocumentStoreBuilder {
   ///
   /// - Complexity: O(*n*) in the number of ids ever added, plus the open chunk's bytes.
   func published() -> StoredDocuments {
-    precondition(pendingCounts.isEmpty, "count updates not yet written into their records")
+    precondition(
+      pendingCounts.isEmpty && pendingIncrements.isEmpty,
+      "count updates not yet written into their records")
     var chunks = sealed
     if !open.isEmpty { chunks.append(DocumentChunk(open)) }
     var live: [StoredLine] = []

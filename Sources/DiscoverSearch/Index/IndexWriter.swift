@@ -179,6 +179,42 @@ public struct IndexWriter {
     hasUncommittedChanges = true
   }
 
+  /// Adds the views and likes of `events` to their videos' counts: each view adds 1 to its
+  /// video's `viewCount`, each like 1 to its `likeCount` (shares and posts change no
+  /// count), as a service feeds the events it records for trending (``TrendingContent``)
+  /// to its index too. A count set by ``updateCounts(_:)`` replaces what events added to it
+  /// before, and events after it add to the value set. Visible at the next ``publish()``,
+  /// like other count changes, and the writer's analysis is kept.
+  ///
+  /// - Returns: How many events changed a count; events of videos the writer does not hold
+  ///   change nothing.
+  @discardableResult
+  public mutating func updateCounts(from events: some Sequence<ContentEvent>) -> Int {
+    var applied = 0
+    for event in events {
+      let added: SIMD2<Int>
+      switch event.kind {
+      case .view: added = SIMD2(1, 0)
+      case .like: added = SIMD2(0, 1)
+      case .share, .post: continue
+      }
+      guard store.increment(id: event.videoID, views: added[0], likes: added[1]) else {
+        continue
+      }
+      if analysisIsCurrent { addCounts(added, toVideo: event.videoID) }
+      applied += 1
+    }
+    if applied > 0 { hasUncommittedChanges = true }
+    return applied
+  }
+
+  /// Adds views and likes to a video's counts in the analysis.
+  private mutating func addCounts(_ added: SIMD2<Int>, toVideo id: String) {
+    guard let number = resolve(id, as: .video).map(Int.init) else { return }
+    videoViews[number] = DocumentStoreBuilder.adding(videoViews[number], added[0])
+    videoLikes[number] = DocumentStoreBuilder.adding(videoLikes[number], added[1])
+  }
+
   /// Sets the counts of `update` in the analysis (checked by the store): counts are values
   /// beside the postings, so the analysis stays current and the next publish only rebuilds.
   private mutating func setCounts(_ update: CountUpdate) {

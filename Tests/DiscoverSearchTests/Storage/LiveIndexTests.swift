@@ -179,6 +179,46 @@ struct LiveIndexTests {
     #expect(try counts("v1").map { [$0.0, $0.1] } == [7, 1])
   }
 
+  /// Views and likes recorded as events add to the counts; a count set replaces what was
+  /// added before it, a replaced document drops what was added to the old one, and what
+  /// events add is durable at the commit.
+  @Test func engagementEventsFeedTheCounts() throws {
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try DiscoverIndex.build(from: Self.documents).save(to: directory)
+      let index = try DiscoverIndex.open(at: directory)
+      var writer = try index.makeWriter()
+      func event(_ kind: ContentEvent.Kind, _ video: String) -> ContentEvent {
+        ContentEvent(kind, video: video, user: "viewer", at: Date(timeIntervalSince1970: 1e9))
+      }
+      let first = [
+        event(.view, "v1"), event(.view, "v1"), event(.view, "v1"), event(.like, "v1"),
+        event(.share, "v1"), event(.post, "v1"), event(.view, "ghost"), event(.view, "u1"),
+        event(.view, "v3"), event(.view, "v2"), event(.view, "v2"),
+      ]
+      #expect(writer.updateCounts(from: first) == 7)
+      // v2: two views, then a count set, then one more view.
+      try writer.updateCounts(CountUpdate(id: "v2", viewCount: 1_000))
+      #expect(writer.updateCounts(from: [event(.view, "v2"), event(.like, "v2")]) == 2)
+      // v3: a view, then the document replaced.
+      try writer.update(.video(Video(id: "v3", title: "Morning waves", viewCount: 7)))
+      try writer.commit()
+      func counts(_ id: String) throws -> [Int] {
+        var store = try DiscoverIndex.open(at: directory).snapshot.storedDocuments()
+        guard case .video(let video)? = store.document(id: id) else { return [] }
+        return [video.viewCount, video.likeCount]
+      }
+      #expect(try counts("v1") == [103, 1])
+      #expect(try counts("v2") == [1_001, 1])
+      #expect(try counts("v3") == [7, 0])
+      let results = try index.search("sunset", in: .videos).results
+      guard case .video(let v1)? = results.first(where: { $0.id == "v1" })?.metadata else {
+        Issue.record("v1 is not found")
+        return
+      }
+      #expect(v1.viewCount == 103 && v1.likeCount == 1)
+    }
+  }
+
   @Test func badCountUpdatesAreRefusedAndChangeNothing() throws {
     let index = try DiscoverIndex.build(from: Self.documents)
     var writer = try index.makeWriter()
@@ -495,8 +535,21 @@ struct LiveIndexTests {
     #expect(writer.analysisIsCurrent)
     var random = SplitMix64(seed: 9)
     let ids = model.keys.sorted()
-    for _ in 0..<300 {
+    for round in 0..<300 {
       let id = ids[Int(random.next() % UInt64(ids.count))]
+      if round % 3 == 0, case .video(var video) = model[id]! {
+        // Engagement events instead: views and likes added to the counts.
+        let views = Int(random.next() % 4)
+        let likes = Int(random.next() % 2)
+        let events =
+          Array(repeating: ContentEvent(.view, video: id, user: "u", at: Date()), count: views)
+          + Array(repeating: ContentEvent(.like, video: id, user: "u", at: Date()), count: likes)
+        #expect(writer.updateCounts(from: events) == views + likes)
+        video.viewCount += views
+        video.likeCount += likes
+        model[id] = .video(video)
+        continue
+      }
       guard let update = Self.countUpdate(for: model[id]!, random: &random) else { continue }
       try writer.updateCounts(update)
       update.apply(to: &model[id]!)
