@@ -19,9 +19,9 @@ import Synchronization
 /// holds them as they are used (format 10): an opened index reads its filters instead of
 /// analyzing a hundred thousand names on its first search.
 struct ExactNameFilter: Sendable {
-  /// ``ByteStringTable/hash(_:)`` of every tag name's ``NameLengths/tagKey(of:)``, sorted,
-  /// each once.
-  private(set) var tagKeys = Column<Int64>()
+  /// ``ByteStringTable/hash(_:)`` of every tag name's ``NameLengths/tagKey(of:)`` (its bit
+  /// pattern), sorted, each once.
+  private(set) var tagKeys = Column<UInt64>()
   /// The field slot of the type's text name (``NameLengths/textNameSlot(of:)``), when it has
   /// one and its lengths could be read.
   private(set) var textSlot: Int?
@@ -39,7 +39,7 @@ struct ExactNameFilter: Sendable {
   ///
   /// - Returns: `nil` when the parts are not a filter.
   init?(
-    tagKeys: Column<Int64>, nameTerms: Column<UInt64>, lengthCounts: [Int32], textSlot: Int,
+    tagKeys: Column<UInt64>, nameTerms: Column<UInt64>, lengthCounts: [Int32], textSlot: Int,
     indexedLength: Int, fieldCount: Int
   ) {
     guard lengthCounts.count == 128, lengthCounts.allSatisfy({ $0 >= 0 }),
@@ -76,8 +76,9 @@ struct ExactNameFilter: Sendable {
   }
 
   /// The sorted distinct values of `values`, as a column.
-  private static func sortedColumn<T: Comparable & BitwiseCopyable>(_ values: [T]) -> Column<T> {
-    var sorted = values.sorted()
+  private static func sortedColumn(_ values: [UInt64]) -> Column<UInt64> {
+    var sorted = values
+    sorted.radixSort()
     var kept = 0
     for value in sorted where kept == 0 || sorted[kept - 1] != value {
       sorted[kept] = value
@@ -97,11 +98,11 @@ struct ExactNameFilter: Sendable {
   init(snapshot: IndexSnapshot, type: SearchResultType) {
     let partition = snapshot.partition(type)
     if NameLengths.hasTagNames(type) {
-      var hashes: [Int64] = []
+      var hashes: [UInt64] = []
       hashes.reserveCapacity(partition.documentCount)
       for document in 0..<partition.documentCount {
         let key = NameLengths.tagKey(of: partition.titles.string(at: document))
-        hashes.append(Int64(key.withUnsafeBytes { ByteStringTable.hash($0) }))
+        hashes.append(UInt64(bitPattern: Int64(key.withUnsafeBytes { ByteStringTable.hash($0) })))
       }
       tagKeys = Self.sortedColumn(hashes)
     }
@@ -178,7 +179,9 @@ struct ExactNameFilter: Sendable {
     // Without terms a search has no hits, and the exactness check needs one.
     guard !present.isEmpty else { return false }
     if !tagKey.isEmpty
-      && Self.contains(tagKeys.buffer, Int64(tagKey.withUnsafeBytes { ByteStringTable.hash($0) }))
+      && Self.contains(
+        tagKeys.buffer,
+        UInt64(bitPattern: Int64(tagKey.withUnsafeBytes { ByteStringTable.hash($0) })))
     {
       return true
     }

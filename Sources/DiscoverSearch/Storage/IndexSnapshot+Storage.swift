@@ -217,7 +217,7 @@ extension IndexSnapshot {
     _ reader: inout IndexFileReader, partitions: [TypePartition], path: String
   ) throws -> [ExactNameFilter] {
     try partitions.map { partition in
-      let tagKeys = try reader.column(Int64.self)
+      let tagKeys = try reader.column(UInt64.self)
       let nameTerms = try reader.column(UInt64.self)
       let lengthCounts = try reader.array(Int32.self)
       let settings = try reader.array(Int64.self)

@@ -53,7 +53,7 @@ struct NameFilterSectionsTests {
     // The hashtags' tag keys (type 2, first section): two or more, the first made largest.
     let section = image.nameFilterSection(2 * 4)
     try #require(image.sections[section].count / 8 >= 2, "two hashtags or more")
-    image.set(Int64.max, section: section, element: 0)
+    image.set(UInt64.max, section: section, element: 0)
     try CatalogSectionsTests.expectCorrupt(image, "an exact name filter is damaged")
   }
 
