@@ -97,7 +97,7 @@ enum FileChecks {
   /// - Throws: ``CommandError`` of kind ``CommandError/Kind/failure`` when the directory is
   ///   missing, holds no index, or holds a damaged one.
   static func openIndex(at directory: String) throws(CommandError) -> DiscoverIndex {
-    try readIndex(at: directory, DiscoverIndex.open(at:))
+    try readIndex(at: directory) { try DiscoverIndex.open(at: $0) }
   }
 
   /// Reads the newest commit in `directory` with every check the library has

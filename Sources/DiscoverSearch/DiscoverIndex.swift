@@ -10,7 +10,7 @@ import Synchronization
 /// try writer.publish()
 /// let response = try index.search("dance challenge", in: .videos, limit: 20)
 /// ```
-/// or open a saved one with ``open(at:)``. An index is safe to search from any number of
+/// or open a saved one with ``open(at:verification:)``. An index is safe to search from any number of
 /// tasks at once while one writer commits: each search runs on the snapshot that was
 /// current when it started.
 public final class DiscoverIndex: Sendable {

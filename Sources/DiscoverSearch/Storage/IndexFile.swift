@@ -155,7 +155,7 @@ struct IndexFileReader {
   /// - Throws: ``SearchError/Code/io`` when the file cannot be read;
   ///   ``SearchError/Code/corruptIndex`` when it is not a regular file, truncated, not an
   ///   index file, of another format version, or fails a checksum.
-  init(path: String) throws {
+  init(path: String, verification: IndexVerification = .full) throws {
     self.path = path
     let advice = "build one with `discover index`"
     let (descriptor, size) = try RegularFile.openForReading(path, advice: advice)
@@ -169,7 +169,8 @@ struct IndexFileReader {
     let (tableOffset, sectionCount) = try Self.readFooter(bytes, path: path)
     for index in 0..<sectionCount {
       sections.append(
-        try Self.readSection(index, of: bytes, tableOffset: tableOffset, path: path))
+        try Self.readSection(
+          index, of: bytes, tableOffset: tableOffset, verification: verification, path: path))
     }
   }
 
@@ -274,9 +275,10 @@ struct IndexFileReader {
   }
 
   /// Entry `index` of the section table, checked to lie before the table, with its
-  /// checksum verified.
+  /// checksum verified when `verification` asks for it (``IndexVerification``).
   private static func readSection(
-    _ index: Int, of bytes: UnsafeRawBufferPointer, tableOffset: Int, path: String
+    _ index: Int, of bytes: UnsafeRawBufferPointer, tableOffset: Int,
+    verification: IndexVerification, path: String
   ) throws -> (offset: Int, length: Int, elementSize: Int) {
     let entry = tableOffset + index * IndexFile.tableEntrySize
     let offset = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: entry, as: UInt64.self))
@@ -293,7 +295,8 @@ struct IndexFileReader {
         .corruptIndex, "\(path): section \(index) lies outside the file; rebuild the index")
     }
     let section = UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
-    guard CRC32C.checksum(section) == checksum else {
+    let checks = verification == .full || section.count <= IndexVerification.smallSectionBytes
+    guard !checks || CRC32C.checksum(section) == checksum else {
       throw SearchError(
         .corruptIndex,
         "\(path): section \(index) fails its checksum (the file is damaged); rebuild the index")

@@ -27,20 +27,29 @@ extension DiscoverIndex {
   /// Opens the newest commit in `directory`, or the single `index.dsearch` file that
   /// versions before manifests saved.
   ///
-  /// Every section's checksum is verified and the structure is validated, so a damaged or
-  /// foreign file is reported, never trusted; sizes in the file are checked against its size
-  /// before anything is allocated for them, and only a regular file is opened (a pipe in its
-  /// place is refused, not waited on). A newest manifest that is torn, or names a missing
-  /// file, gives way to the commit before it.
+  /// The structure is validated in either mode (``IndexVerification``), so that no damage can
+  /// make a search read out of bounds; with ``IndexVerification/full`` every section's
+  /// checksum is verified as well. Sizes in the file are checked against its size before
+  /// anything is allocated for them, and only a regular file is opened (a pipe in its place
+  /// is refused, not waited on). A newest manifest that is torn, or names a missing file,
+  /// gives way to the commit before it.
   ///
+  /// - Parameters:
+  ///   - directory: The index directory.
+  ///   - verification: How much is checked: ``IndexVerification/standard`` for directories
+  ///     this library wrote, ``IndexVerification/full`` for files from elsewhere.
   /// - Throws: ``SearchError/Code/io`` when the directory holds no index or a file cannot
   ///   be read, ``SearchError/Code/corruptIndex`` when it is damaged, truncated, of another
   ///   format, or not a regular file.
   /// - Complexity: O(n) in the file size.
-  public static func open(at directory: URL) throws -> DiscoverIndex {
-    let (snapshot, generation) = try loadNewest(from: directory)
+  public static func open(
+    at directory: URL, verification: IndexVerification = .standard
+  ) throws -> DiscoverIndex {
+    let (snapshot, generation) = try loadNewest(from: directory, verification: verification)
     let index = DiscoverIndex(snapshot: snapshot)
-    index.source.withLock { $0 = IndexSource(directory: directory, generation: generation) }
+    index.source.withLock {
+      $0 = IndexSource(directory: directory, generation: generation, verification: verification)
+    }
     return index
   }
 
@@ -50,30 +59,36 @@ extension DiscoverIndex {
   ///
   /// - Returns: Whether a newer commit was opened; `false` for an index that was not opened
   ///   from or saved to a directory.
-  /// - Throws: The errors of ``open(at:)``; the index then keeps the commit it shows.
+  /// - Throws: The errors of ``open(at:verification:)``; the index then keeps the commit it shows.
   @discardableResult
   public func refreshIfChanged() throws -> Bool {
     guard let current = source.withLock({ $0 }) else { return false }
     guard let newest = try IndexDirectory.newestCommit(in: current.directory),
       newest.generation > current.generation
     else { return false }
-    let (snapshot, generation) = try Self.loadNewest(from: current.directory)
+    let (snapshot, generation) = try Self.loadNewest(
+      from: current.directory, verification: current.verification)
     guard generation > current.generation else { return false }
     publish(snapshot)
-    source.withLock { $0 = IndexSource(directory: current.directory, generation: generation) }
+    source.withLock {
+      $0 = IndexSource(
+        directory: current.directory, generation: generation, verification: current.verification)
+    }
     return true
   }
 
   /// The newest commit's snapshot and generation (0 for a single-file index). A segment
   /// removed between reading its manifest and opening it means a newer commit landed: the
   /// directory is read again, a few times.
-  private static func loadNewest(from directory: URL) throws -> (IndexSnapshot, UInt64) {
+  private static func loadNewest(from directory: URL, verification: IndexVerification)
+    throws -> (IndexSnapshot, UInt64)
+  {
     var attempt = 0
     while true {
       attempt += 1
       guard let manifest = try IndexDirectory.newestCommit(in: directory) else {
         let path = directory.appendingPathComponent(IndexFile.fileName).path
-        return (try IndexSnapshot.load(fromFile: path), 0)
+        return (try IndexSnapshot.load(fromFile: path, verification: verification), 0)
       }
       guard manifest.segments.count == 1 else {
         throw SearchError(
@@ -84,7 +99,7 @@ extension DiscoverIndex {
       let path = directory.appendingPathComponent(manifest.segments[0].file).path
       let snapshot: IndexSnapshot
       do {
-        snapshot = try IndexSnapshot.load(fromFile: path)
+        snapshot = try IndexSnapshot.load(fromFile: path, verification: verification)
       } catch let error as SearchError where error.code == .io && attempt < 10 {
         continue
       }
@@ -136,6 +151,30 @@ extension IndexSnapshot {
 struct IndexSource: Sendable {
   var directory: URL
   var generation: UInt64
+  /// How the index was opened, for the commits ``DiscoverIndex/refreshIfChanged()`` opens.
+  var verification: IndexVerification = .standard
+}
+
+/// How much opening an index file checks.
+///
+/// Either way the header, footer and section table are checked against the file's size,
+/// and the structure a search relies on is validated (every posting list, column and
+/// completion structure), so no damage, accidental or crafted, can make a search crash or
+/// read out of bounds.
+public enum IndexVerification: Sendable, Hashable {
+  /// Also verifies the checksums of sections up to 64 KB, not of larger ones: for
+  /// directories this library wrote. A bit flipped inside a large section that leaves its
+  /// structure valid (a byte of a title, a count, a score bound) gives wrong answers until
+  /// ``DiscoverIndex/verify(at:)`` or `discover check` finds it; opening 1M documents skips
+  /// some 270 MB of checksumming (Lucene likewise checks whole-file checksums in
+  /// `CheckIndex` and merges, not on open).
+  case standard
+  /// Also verifies the checksum of every section: for files from elsewhere. A damaged
+  /// file is refused.
+  case full
+
+  /// Sections up to this size have their checksums verified in ``standard`` mode too.
+  static let smallSectionBytes = 64 << 10
 }
 
 extension IndexSnapshot {
@@ -302,8 +341,10 @@ extension IndexSnapshot {
     return SIMD4(values[0], values[1], values[2], values[3])
   }
 
-  static func load(fromFile path: String) throws -> IndexSnapshot {
-    var reader = try IndexFileReader(path: path)
+  static func load(fromFile path: String, verification: IndexVerification = .full) throws
+    -> IndexSnapshot
+  {
+    var reader = try IndexFileReader(path: path, verification: verification)
     func corrupt(_ what: String) -> SearchError {
       SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
     }
@@ -481,15 +522,15 @@ extension DiscoverIndex {
   }
 
   /// Reads the newest commit in `directory` with every check there is: each section's
-  /// checksum, and the structure of the postings and columns (what ``open(at:)`` checks
-  /// too, in this version), and the documents file, which opening does not read: its size
+  /// checksum (``IndexVerification/full``), the structure of the postings and columns, and
+  /// the documents file, which opening does not read: its size
   /// and checksum, each line a valid document, no id twice, and as many documents as the
   /// segment holds.
   ///
   /// - Returns: The statistics of the commit verified.
-  /// - Throws: The errors of ``open(at:)``, saying what is damaged.
+  /// - Throws: The errors of ``open(at:verification:)``, saying what is damaged.
   public static func verify(at directory: URL) throws -> IndexStatistics {
-    let index = try open(at: directory)
+    let index = try open(at: directory, verification: .full)
     // A commit of an earlier version has no documents to check.
     if case .file = index.snapshot.documents.value { _ = try index.snapshot.storedDocuments() }
     return index.statistics

@@ -45,7 +45,7 @@ extension DiscoverIndex {
   ///
   /// Call this after a commit to keep that cost out of a user's request: at 1,000,000
   /// synthetic documents, about 2 seconds for the dictionaries and 0.1 for the filters. An
-  /// index opened with ``open(at:)`` read its dictionaries with it (index format 9), so
+  /// index opened with ``open(at:verification:)`` read its dictionaries with it (index format 9), so
   /// only the filters are left to build.
   public func prepareSuggestions() {
     _ = snapshot.suggestionCache.structures(of: snapshot)

@@ -629,3 +629,56 @@ struct LiveIndexTests {
       .map { "\($0.id) \($0.score)" }
   }
 }
+
+/// What each verification mode checks on open.
+@Suite("Storage: verification modes")
+struct VerificationModeTests {
+  /// A letter flipped inside the titles (a section far larger than 64 KB, whose structure
+  /// the flip leaves valid): the standard open serves the damaged title, the full open and
+  /// `verify` refuse the file by its checksum.
+  @Test func aFlipInALargeSectionIsCaughtByTheFullChecksOnly() throws {
+    let index = try RealCorpus.load().index
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try index.save(to: directory)
+      let file = try PersistenceTests.indexFile(in: directory)
+      var bytes = [UInt8](try Data(contentsOf: file))
+      let title = Array("Die With A Smile".utf8)
+      let start = try #require(
+        bytes.indices.first { bytes[$0...].starts(with: title) }, "the title is in the file")
+      bytes[start] = UInt8(ascii: "P")
+      try Data(bytes).write(to: file)
+
+      let opened = try DiscoverIndex.open(at: directory)
+      let titles = try opened.search("smile", in: .videos, limit: 50).results.map(\.title)
+      #expect(titles.contains { $0.contains("Pie With A Smile") })
+      for open in [
+        { _ = try DiscoverIndex.open(at: directory, verification: .full) },
+        { _ = try DiscoverIndex.verify(at: directory) },
+      ] {
+        let error = #expect(throws: SearchError.self) { try open() }
+        #expect(error?.code == .corruptIndex)
+        #expect(error?.message.contains("checksum") == true, "\(error?.message ?? "")")
+      }
+    }
+  }
+
+  /// A flip in a small section is refused in either mode.
+  @Test func aFlipInASmallSectionIsCaughtInEitherMode() throws {
+    let index = try PersistenceTests.smallIndex()
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try index.save(to: directory)
+      let file = try PersistenceTests.indexFile(in: directory)
+      var bytes = [UInt8](try Data(contentsOf: file))
+      let title = Array("sunset".utf8)
+      let start = try #require(bytes.indices.first { bytes[$0...].starts(with: title) })
+      bytes[start] ^= 0x20
+      try Data(bytes).write(to: file)
+      for verification in [IndexVerification.standard, .full] {
+        let error = #expect(throws: SearchError.self) {
+          _ = try DiscoverIndex.open(at: directory, verification: verification)
+        }
+        #expect(error?.code == .corruptIndex, "\(verification)")
+      }
+    }
+  }
+}
