@@ -3,12 +3,12 @@
 ///
 /// A record is never empty (it starts with its kind), so a length of 0 marks a document
 /// removed from a ``DocumentStoreBuilder``.
-struct StoredLine: Sendable, Hashable {
+struct StoredRecord: Sendable, Hashable {
   var chunk: UInt32
   var offset: UInt32
   var length: UInt32
 
-  static let removed = StoredLine(chunk: 0, offset: 0, length: 0)
+  static let removed = StoredRecord(chunk: 0, offset: 0, length: 0)
 
   var isRemoved: Bool { length == 0 }
 }
@@ -26,45 +26,46 @@ final class DocumentChunk: Sendable {
 /// stored fields, Tantivy's doc store).
 ///
 /// The search structures cannot give documents back (descriptions and bios are not stored,
-/// text is folded), so an index keeps the documents it was built from: a delete, an update
-/// or a count change rebuilds from them.
+/// text is folded), so an index keeps the documents it was built from: a delete or an update
+/// analyzes them again.
 final class StoredDocuments: Sendable {
   let chunks: [DocumentChunk]
   /// The documents' records, in the order the writer first added their ids.
-  let lines: [StoredLine]
+  let records: [StoredRecord]
 
-  init(chunks: [DocumentChunk], lines: [StoredLine]) {
+  init(chunks: [DocumentChunk], records: [StoredRecord]) {
     self.chunks = chunks
-    self.lines = lines
+    self.records = records
   }
 
-  static let empty = StoredDocuments(chunks: [], lines: [])
+  static let empty = StoredDocuments(chunks: [], records: [])
 
   /// The number of documents, effects included.
-  var count: Int { lines.count }
+  var count: Int { records.count }
 
   /// The bytes of the records with their length prefixes: the size of the saved file.
-  var byteCount: Int { lines.reduce(0) { $0 + DocumentFile.framedSize(of: Int($1.length)) } }
+  var byteCount: Int { records.reduce(0) { $0 + DocumentFile.framedSize(of: Int($1.length)) } }
 
   /// Calls `body` with the bytes of record `index`.
-  func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    try Self.withBytes(of: lines[index], in: chunks, body)
+  func withRecord<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try Self.withBytes(of: records[index], in: chunks, body)
   }
 
-  /// Calls `body` with the bytes `line` names in `chunks`.
+  /// Calls `body` with the bytes `record` names in `chunks`.
   ///
-  /// SAFETY: the offset and length of a ``StoredLine`` are checked against its chunk in
-  /// debug builds; every line is made by a ``DocumentStoreBuilder`` or
-  /// ``DocumentFile/read(_:)``, which place it inside its chunk.
+  /// SAFETY: the offset and length of a ``StoredRecord`` are checked against its chunk in
+  /// debug builds; every record is made by a ``DocumentStoreBuilder`` or
+  /// ``DocumentFile/read()``, which place it inside its chunk.
   static func withBytes<R>(
-    of line: StoredLine, in chunks: [DocumentChunk],
+    of record: StoredRecord, in chunks: [DocumentChunk],
     _ body: (UnsafeBufferPointer<UInt8>) throws -> R
   ) rethrows -> R {
-    let bytes = chunks[Int(line.chunk)].bytes
-    assert(Int(line.offset) + Int(line.length) <= bytes.count, "a stored line past its chunk")
+    let bytes = chunks[Int(record.chunk)].bytes
+    assert(Int(record.offset) + Int(record.length) <= bytes.count, "a stored record past its chunk")
     return try bytes.withUnsafeBufferPointer { buffer in
       try body(
-        UnsafeBufferPointer(rebasing: buffer[Int(line.offset)..<Int(line.offset + line.length)]))
+        UnsafeBufferPointer(
+          rebasing: buffer[Int(record.offset)..<Int(record.offset + record.length)]))
     }
   }
 }
@@ -74,7 +75,7 @@ final class StoredDocuments: Sendable {
 ///
 /// Records are appended to an open chunk of ``chunkSize`` bytes that is sealed when full, so a
 /// published ``StoredDocuments`` shares every sealed chunk with the writer and copies at
-/// most one chunk. Forgotten lines stay in their chunks until ``compacted()``.
+/// most one chunk. Forgotten records stay in their chunks until ``compacted()``.
 struct DocumentStoreBuilder {
   /// The size of a chunk; a longer record gets a chunk of its own.
   static let chunkSize = 1 << 22
@@ -83,8 +84,8 @@ struct DocumentStoreBuilder {
   private var open: [UInt8] = []
   /// Every id ever added, in the order first added.
   private var ids = DocumentIDTable()
-  /// Each id's current line, by its number in ``ids``; ``StoredLine/removed`` when deleted.
-  private var lines: [StoredLine] = []
+  /// Each id's current record, by its number in ``ids``; ``StoredRecord/removed`` when deleted.
+  private var records: [StoredRecord] = []
   /// Each id's document kind (``DocumentKind/index``), by its number in ``ids``.
   private var kinds: [UInt8] = []
   /// Count updates not yet written into their documents' records, by number in ``ids``:
@@ -98,25 +99,25 @@ struct DocumentStoreBuilder {
   private var encoded: [UInt8] = []
   /// The documents held.
   private(set) var count = 0
-  /// The bytes of lines forgotten by updates and deletes.
+  /// The bytes of records forgotten by updates and deletes.
   private(set) var forgottenBytes = 0
   /// The bytes of every record appended, forgotten ones included, framed as in the file.
   private(set) var byteCount = 0
 
   init() {}
 
-  /// A store holding `documents`, each line under the id it holds.
+  /// A store holding `documents`, each record under the id it holds.
   ///
-  /// - Throws: ``SearchError/Code/corruptIndex`` when a line is not a document or repeats an
-  ///   id (the lines come from a file a commit wrote and a checksum vouched for).
+  /// - Throws: ``SearchError/Code/corruptIndex`` when a record is not a document or repeats an
+  ///   id (the records come from a file a commit wrote and a checksum vouched for).
   init(_ documents: StoredDocuments) throws {
     sealed = documents.chunks
     byteCount = documents.byteCount
-    lines.reserveCapacity(documents.count)
+    records.reserveCapacity(documents.count)
     ids.reserveCapacity(documents.count)
     for index in 0..<documents.count {
-      let line = documents.lines[index]
-      let document = try documents.withLine(index) { bytes in
+      let record = documents.records[index]
+      let document = try documents.withRecord(index) { bytes in
         do throws(RecordDamage) { return try DocumentRecord.decode(bytes) } catch {
           throw SearchError(
             .corruptIndex,
@@ -132,8 +133,8 @@ struct DocumentStoreBuilder {
           "stored documents repeat the id \"\(document.id)\"; rebuild the index with `discover index`"
         )
       }
-      assert(Int(entry) == lines.count)
-      lines.append(line)
+      assert(Int(entry) == records.count)
+      records.append(record)
       kinds.append(UInt8(document.kind.index))
     }
     count = documents.count
@@ -141,7 +142,7 @@ struct DocumentStoreBuilder {
   }
 
   /// Whether a document with `id` is held.
-  func contains(id: String) -> Bool { line(of: id) != nil }
+  func contains(id: String) -> Bool { record(of: id) != nil }
 
   /// The document with `id`, if one is held, with its pending count updates.
   mutating func document(id: String) -> Document? {
@@ -151,16 +152,18 @@ struct DocumentStoreBuilder {
 
   /// The document of entry `entry`, with its pending count updates.
   private mutating func document(at entry: UInt32) -> Document? {
-    let line = lines[Int(entry)]
+    let record = records[Int(entry)]
     let decoded: Document?
-    if Int(line.chunk) < sealed.count {
-      decoded = StoredDocuments.withBytes(of: line, in: sealed) { try? DocumentRecord.decode($0) }
+    if Int(record.chunk) < sealed.count {
+      decoded = StoredDocuments.withBytes(of: record, in: sealed) { try? DocumentRecord.decode($0) }
     } else {
-      // SAFETY: the line was appended to the open chunk, which only grows until sealed.
-      assert(Int(line.offset) + Int(line.length) <= open.count, "a stored line past its chunk")
+      // SAFETY: the record was appended to the open chunk, which only grows until sealed.
+      assert(
+        Int(record.offset) + Int(record.length) <= open.count, "a stored record past its chunk")
       decoded = open.withUnsafeBufferPointer { buffer in
         try? DocumentRecord.decode(
-          UnsafeBufferPointer(rebasing: buffer[Int(line.offset)..<Int(line.offset + line.length)]))
+          UnsafeBufferPointer(
+            rebasing: buffer[Int(record.offset)..<Int(record.offset + record.length)]))
       }
     }
     // A record this store encoded or checked always decodes.
@@ -178,13 +181,13 @@ struct DocumentStoreBuilder {
   private func entry(of id: String) -> UInt32? {
     var id = id
     guard let entry = id.withUTF8({ ids.find(UnsafeRawBufferPointer($0)) }),
-      !lines[Int(entry)].isRemoved
+      !records[Int(entry)].isRemoved
     else { return nil }
     return entry
   }
 
-  private func line(of id: String) -> StoredLine? {
-    entry(of: id).map { lines[Int($0)] }
+  private func record(of id: String) -> StoredRecord? {
+    entry(of: id).map { records[Int($0)] }
   }
 
   /// Takes new counts for a document held; they are written into its record by
@@ -238,8 +241,8 @@ struct DocumentStoreBuilder {
       guard let document = document(at: entry) else { continue }
       encoded.removeAll(keepingCapacity: true)
       DocumentRecord.encode(document, into: &encoded)
-      let previous = lines[Int(entry)]
-      lines[Int(entry)] = append(encoded)
+      let previous = records[Int(entry)]
+      records[Int(entry)] = append(encoded)
       forgottenBytes += DocumentFile.framedSize(of: Int(previous.length))
     }
     pendingCounts.removeAll()
@@ -253,11 +256,11 @@ struct DocumentStoreBuilder {
   mutating func store(_ document: Document) -> Bool {
     encoded.removeAll(keepingCapacity: true)
     DocumentRecord.encode(document, into: &encoded)
-    let line = append(encoded)
+    let record = append(encoded)
     var id = document.id
     let (entry, isNew) = id.withUTF8 { ids.intern(UnsafeRawBufferPointer($0)) }
     if isNew {
-      lines.append(line)
+      records.append(record)
       kinds.append(UInt8(document.kind.index))
       count += 1
       return false
@@ -266,8 +269,8 @@ struct DocumentStoreBuilder {
     pendingCounts[entry] = nil
     pendingIncrements[entry] = nil
     kinds[Int(entry)] = UInt8(document.kind.index)
-    let previous = lines[Int(entry)]
-    lines[Int(entry)] = line
+    let previous = records[Int(entry)]
+    records[Int(entry)] = record
     if previous.isRemoved {
       count += 1
       return false
@@ -283,10 +286,10 @@ struct DocumentStoreBuilder {
   mutating func remove(id: String) -> Bool {
     var id = id
     guard let entry = id.withUTF8({ ids.find(UnsafeRawBufferPointer($0)) }),
-      !lines[Int(entry)].isRemoved
+      !records[Int(entry)].isRemoved
     else { return false }
-    forgottenBytes += DocumentFile.framedSize(of: Int(lines[Int(entry)].length))
-    lines[Int(entry)] = .removed
+    forgottenBytes += DocumentFile.framedSize(of: Int(records[Int(entry)].length))
+    records[Int(entry)] = .removed
     pendingCounts[entry] = nil
     pendingIncrements[entry] = nil
     count -= 1
@@ -294,18 +297,18 @@ struct DocumentStoreBuilder {
   }
 
   /// Appends one record's bytes, sealing the open chunk first when they do not fit.
-  private mutating func append(_ bytes: [UInt8]) -> StoredLine {
+  private mutating func append(_ bytes: [UInt8]) -> StoredRecord {
     precondition(
       !bytes.isEmpty && bytes.count < Int(UInt32.max), "a document record of \(bytes.count) bytes")
     if open.count + bytes.count > Self.chunkSize && !open.isEmpty {
       sealed.append(DocumentChunk(open))
       open.removeAll(keepingCapacity: true)
     }
-    let line = StoredLine(
+    let record = StoredRecord(
       chunk: UInt32(sealed.count), offset: UInt32(open.count), length: UInt32(bytes.count))
     open.append(contentsOf: bytes)
     byteCount += DocumentFile.framedSize(of: bytes.count)
-    return line
+    return record
   }
 
   /// The documents held, for a published state: the sealed chunks are shared, the open one
@@ -318,10 +321,10 @@ struct DocumentStoreBuilder {
       "count updates not yet written into their records")
     var chunks = sealed
     if !open.isEmpty { chunks.append(DocumentChunk(open)) }
-    var live: [StoredLine] = []
+    var live: [StoredRecord] = []
     live.reserveCapacity(count)
-    for line in lines where !line.isRemoved { live.append(line) }
-    return StoredDocuments(chunks: chunks, lines: live)
+    for record in records where !record.isRemoved { live.append(record) }
+    return StoredDocuments(chunks: chunks, records: live)
   }
 
   /// The same documents in fresh chunks without forgotten records, and without the ids of
@@ -331,25 +334,25 @@ struct DocumentStoreBuilder {
   func compacted() -> DocumentStoreBuilder {
     var copy = DocumentStoreBuilder()
     let documents = published()
-    copy.lines.reserveCapacity(documents.count)
+    copy.records.reserveCapacity(documents.count)
     copy.ids.reserveCapacity(documents.count)
     for index in 0..<documents.count {
-      documents.withLine(index) { bytes in
-        let line = copy.append(Array(bytes))
-        copy.lines.append(line)
+      documents.withRecord(index) { bytes in
+        let record = copy.append(Array(bytes))
+        copy.records.append(record)
       }
     }
-    copy.kinds = zip(lines, kinds).filter { !$0.0.isRemoved }.map(\.1)
+    copy.kinds = zip(records, kinds).filter { !$0.0.isRemoved }.map(\.1)
     copy.ids = idsOfHeldDocuments()
     copy.count = count
     return copy
   }
 
-  /// The id table of the documents held, in the order of ``lines``.
+  /// The id table of the documents held, in the order of ``records``.
   private func idsOfHeldDocuments() -> DocumentIDTable {
     var table = DocumentIDTable()
     table.reserveCapacity(count)
-    for entry in lines.indices where !lines[entry].isRemoved {
+    for entry in records.indices where !records[entry].isRemoved {
       ids.withBytes(of: UInt32(entry)) { _ = table.intern($0) }
     }
     return table
@@ -363,7 +366,7 @@ struct DocumentStoreBuilder {
     let documents = published()
     for index in 0..<documents.count {
       // A record this store encoded or checked always decodes.
-      guard let document = documents.withLine(index, { try? DocumentRecord.decode($0) })
+      guard let document = documents.withRecord(index, { try? DocumentRecord.decode($0) })
       else { continue }
       try body(document)
     }

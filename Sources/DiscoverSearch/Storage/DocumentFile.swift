@@ -82,7 +82,7 @@ struct DocumentFile: Sendable, Equatable {
     }
     var reader = RecordChunkReader(descriptor: descriptor, path: path)
     var chunks: [DocumentChunk] = []
-    var records: [StoredLine] = []
+    var records: [StoredRecord] = []
     var crc: UInt32 = 0
     // A piece of at most the file's size (plus one byte, to see its end in one read).
     let pieceSize = min(Self.pieceSize, size + 1)
@@ -100,7 +100,7 @@ struct DocumentFile: Sendable, Equatable {
     guard crc == checksum else {
       throw SearchError(.corruptIndex, "\(path) does not match its checksum; \(advice)")
     }
-    return StoredDocuments(chunks: chunks, lines: records)
+    return StoredDocuments(chunks: chunks, records: records)
   }
 
   /// Writes `documents` as the file `name` in `directory`: to a temporary name, flushed,
@@ -119,7 +119,7 @@ struct DocumentFile: Sendable, Equatable {
     var output = BufferedOutput(descriptor: descriptor)
     var prefix: [UInt8] = []
     for index in 0..<documents.count {
-      documents.withLine(index) { record in
+      documents.withRecord(index) { record in
         prefix.removeAll(keepingCapacity: true)
         DocumentRecord.appendVarint(UInt64(record.count), to: &prefix)
         prefix.withUnsafeBytes { output.append($0) }
@@ -161,7 +161,7 @@ private struct RecordChunkReader {
   /// The next piece, about `maximumBytes` of whole records (more when one record is
   /// longer), and where its records are, numbered as chunk `chunk`; `nil` at the end.
   mutating func next(maximumBytes: Int, chunk: UInt32) throws(SearchError) -> (
-    [UInt8], [StoredLine]
+    [UInt8], [StoredRecord]
   )? {
     var piece = leftover
     leftover = []
@@ -198,8 +198,8 @@ private struct RecordChunkReader {
   }
 
   /// The whole records at the start of `piece`, and where the last one ends.
-  private mutating func wholeRecords(in piece: [UInt8], chunk: UInt32) -> ([StoredLine], Int) {
-    var records: [StoredLine] = []
+  private mutating func wholeRecords(in piece: [UInt8], chunk: UInt32) -> ([StoredRecord], Int) {
+    var records: [StoredRecord] = []
     var offset = 0
     while offset < piece.count {
       var length: UInt64 = 0
@@ -224,7 +224,7 @@ private struct RecordChunkReader {
       }
       guard UInt64(piece.count - cursor) >= length else { break }
       records.append(
-        StoredLine(
+        StoredRecord(
           chunk: chunk, offset: UInt32(cursor), length: UInt32(length)))
       offset = cursor + Int(length)
     }

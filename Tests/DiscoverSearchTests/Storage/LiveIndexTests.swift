@@ -322,6 +322,28 @@ struct LiveIndexTests {
     }
   }
 
+  /// Records longer than a chunk (4 MB) and many small ones across chunk boundaries come
+  /// back whole from the writer's chunks and from the documents file.
+  @Test func recordsLongerThanAChunkComeBackWhole() throws {
+    let long = String(repeating: "sunset waves ", count: 500_000)  // 6.5 MB
+    var documents = Self.documents
+    documents.append(.video(Video(id: "long", title: "A long one", description: long)))
+    for number in 0..<20_000 {
+      documents.append(
+        .hashtag(Hashtag(id: "tag\(number)", name: "tag\(number)", viewCount: number)))
+    }
+    documents.append(.video(Video(id: "long2", title: "Another long one", description: long)))
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try DiscoverIndex.build(from: documents).save(to: directory)
+      let writer = try DiscoverIndex.open(at: directory).makeWriter()
+      var store = writer.store
+      #expect(writer.documentCount == documents.count)
+      for document in documents where document.id.hasPrefix("long") || document.id == "tag19999" {
+        #expect(store.document(id: document.id) == document, "\(document.id)")
+      }
+    }
+  }
+
   @Test func aNewWriterRemovesWhatKilledWritersLeft() throws {
     try PersistenceTests.withTemporaryDirectory { directory in
       try DiscoverIndex.build(from: Self.documents).save(to: directory)
