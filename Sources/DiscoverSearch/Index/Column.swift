@@ -29,27 +29,6 @@ final class ColumnStorage: @unchecked Sendable {
     owner = .malloc
   }
 
-  /// The first `byteCount` bytes of the file open on `descriptor`, read into memory aligned
-  /// for and offered to transparent huge pages; `nil` when the allocator cannot give that
-  /// much or the file ends early (`errno` says why, 0 for a short file).
-  init?(readingFile descriptor: Int32, byteCount: Int) {
-    guard byteCount > 0, let pointer = Self.allocateHugePages(byteCount) else { return nil }
-    var done = 0
-    while done < byteCount {
-      let result = pread(descriptor, pointer + done, byteCount - done, off_t(done))
-      if result < 0, errno == EINTR || errno == EAGAIN { continue }
-      if result <= 0 {
-        if result == 0 { errno = 0 }
-        free(pointer)
-        return nil
-      }
-      done += result
-    }
-    base = pointer
-    self.byteCount = byteCount
-    owner = .malloc
-  }
-
   /// Maps the first `byteCount` bytes of the file open on `descriptor`, privately: the
   /// pages are read from the file as they are touched (opening costs no read of the
   /// whole file), and the file is never written. The mapping outlives the descriptor.
@@ -61,6 +40,44 @@ final class ColumnStorage: @unchecked Sendable {
       let pointer = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0),
       pointer != MAP_FAILED
     else { return nil }
+    base = pointer
+    self.byteCount = byteCount
+    owner = .mapping
+  }
+
+  /// Maps the first `byteCount` bytes of the file open on `descriptor` as
+  /// ``init(mappingFile:byteCount:)`` does, at an address aligned to 2 MB and offered to
+  /// transparent huge pages: where the page cache holds the file in 2 MB folios (after it
+  /// was read, on kernels whose file systems cache in large folios), the kernel maps them
+  /// with 2 MB entries, so searches keep the TLB reach of huge pages without the file being
+  /// copied into fresh memory the kernel must first zero.
+  init?(mappingFileOnHugePages descriptor: Int32, byteCount: Int) {
+    let alignment = Self.hugePageSize
+    guard byteCount > 0,
+      let reserved = mmap(
+        nil, byteCount + alignment, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+      reserved != MAP_FAILED
+    else { return nil }
+    let start = Int(bitPattern: reserved)
+    let aligned = (start + alignment - 1) & ~(alignment - 1)
+    guard let address = UnsafeMutableRawPointer(bitPattern: aligned),
+      let pointer = mmap(
+        address, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, descriptor, 0),
+      pointer != MAP_FAILED
+    else {
+      munmap(reserved, byteCount + alignment)
+      return nil
+    }
+    // The reservation's parts before and after the mapping go back.
+    if aligned > start { munmap(reserved, aligned - start) }
+    let tail = aligned + byteCount
+    let reservedEnd = start + byteCount + alignment
+    if reservedEnd > tail, let after = UnsafeMutableRawPointer(bitPattern: tail) {
+      munmap(after, reservedEnd - tail)
+    }
+    #if os(Linux)
+      _ = madvise(pointer, byteCount, MADV_HUGEPAGE)
+    #endif
     base = pointer
     self.byteCount = byteCount
     owner = .mapping

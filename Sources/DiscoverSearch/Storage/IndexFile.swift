@@ -137,8 +137,8 @@ struct IndexFileWriter {
 }
 
 /// Reads an index file written by ``IndexFileWriter``: the file mapped into memory (a large
-/// one read into huge pages), every checksum verified, then sections handed out in order as
-/// columns viewing that memory.
+/// mapped), its checksums verified (``IndexVerification``), then sections handed out in order
+/// as columns viewing that memory.
 ///
 /// Everything read from the file is checked before it is used: the file must be a regular
 /// file (a pipe would block the open), its header and footer are read first, and every size
@@ -174,12 +174,13 @@ struct IndexFileReader {
     }
   }
 
-  /// The file's bytes in memory. A small file is mapped. A large one is read into memory
-  /// backed by huge pages, since searches touch an index at random and over a file
-  /// mapping's 4 KB pages they ran 7-14% slower at the median on 1M documents (same-run
-  /// pairs); its header and footer are read and checked first, so that nothing is
-  /// allocated for a file that is not an index (a sparse file of any size costs nothing to
-  /// make).
+  /// The file's bytes in memory, mapped. A large file is mapped at a 2 MB boundary and
+  /// offered to transparent huge pages, since searches touch an index at random: where the
+  /// page cache holds it in 2 MB folios, the kernel maps them whole (on 4 KB pages searches
+  /// ran 7-14% slower at the median on 1M documents). Reading it into anonymous huge pages
+  /// instead made the kernel zero 270 MB first: 73% of opening 1M documents. Its header and
+  /// footer are read and checked before it is mapped, so that a file that is not an index
+  /// is refused unmapped.
   private static func load(_ descriptor: Int32, size: Int, path: String) throws -> ColumnStorage {
     func failure(_ verb: String) -> SearchError {
       SearchError(.io, "cannot \(verb) \(path): \(String(cString: strerror(errno)))")
@@ -202,11 +203,8 @@ struct IndexFileReader {
       try checkHeader(ends, path: path)
       _ = try footerWords(ends, fileSize: size, path: path)
     }
-    guard let storage = ColumnStorage(readingFile: descriptor, byteCount: size) else {
-      if errno == 0 {
-        throw SearchError(.corruptIndex, "\(path) changed while it was read; try again")
-      }
-      throw failure("read \(size) bytes of")
+    guard let storage = ColumnStorage(mappingFileOnHugePages: descriptor, byteCount: size) else {
+      throw failure("map")
     }
     return storage
   }
