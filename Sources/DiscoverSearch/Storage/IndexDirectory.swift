@@ -402,8 +402,7 @@ enum IndexDirectory {
 
   /// Removes the manifests older than `manifest`, the segment files it does not name, the
   /// single-file index of earlier versions, and temporary files of writers that died.
-  /// Readers that opened an older commit keep reading it: a segment is read whole when it
-  /// is opened, and an open file outlives its name.
+  /// Readers that opened an older commit keep reading it: a mapped file outlives its name.
   static func removeUnreferencedFiles(in directory: URL, keeping manifest: IndexManifest) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     else { return }
@@ -450,7 +449,7 @@ final class DirectoryLock: Sendable {
       throw SearchError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
     }
     // Each open gives its own lock: a second writer in this very process is refused too.
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    guard Self.lock(descriptor) else {
       let reason = errno
       close(descriptor)
       if reason == EWOULDBLOCK {
@@ -465,4 +464,23 @@ final class DirectoryLock: Sendable {
   }
 
   deinit { close(descriptor) }
+
+  /// Takes the `flock` on `descriptor`, trying again for up to 100 ms while it is held.
+  ///
+  /// A process that forks (in any thread, to start a child) copies every descriptor, the
+  /// lock file's of a writer that just finished among them, and the lock stays held by the
+  /// copy until the child's `exec` closes it (`O_CLOEXEC`): for that moment a new writer
+  /// would be refused though no writer is left. A writer really at work holds the lock for
+  /// longer than the retries last, and is still reported.
+  ///
+  /// - Returns: Whether the lock was taken; `errno` says why not.
+  private static func lock(_ descriptor: Int32) -> Bool {
+    for _ in 0..<40 {
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+      guard errno == EWOULDBLOCK || errno == EINTR else { return false }
+      usleep(2_500)
+    }
+    errno = EWOULDBLOCK
+    return false
+  }
 }
