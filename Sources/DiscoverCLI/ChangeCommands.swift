@@ -16,7 +16,8 @@ struct ChangeCommand {
     let clock = ContinuousClock()
     let start = clock.now
     let directory = options.indexDirectory
-    var writer = try Self.writer(of: directory, creating: options.change.createsIndex)
+    let index = try Self.index(in: directory, creating: options.change.createsIndex)
+    var writer = try Self.writer(of: index, in: directory)
     let before = writer.documentCount
     let summary: String
     switch options.change {
@@ -41,18 +42,17 @@ struct ChangeCommand {
         ],
         code: CommandError.Code(of: error))
     }
-    let statistics = (try? DiscoverIndex.open(at: URL(fileURLWithPath: directory)))?.statistics
-    let generation = statistics.map { ", generation \($0.generation)" } ?? ""
+    let generation = ", generation \(index.statistics.generation)"
     console.output.write(
       "\(summary) in \(directory): \(TextFormatting.counted(before, "document")) before, "
         + "\(TextFormatting.counted(writer.documentCount, "document")) now\(generation) "
         + "(\(TextFormatting.seconds(start.duration(to: clock.now))))\n")
   }
 
-  /// The writer of the index in `directory`; with `creating`, a directory without an index
-  /// gets an empty one first.
-  private static func writer(of directory: String, creating: Bool) throws(CommandError)
-    -> IndexWriter
+  /// The index in `directory`; with `creating`, a directory without an index gets an empty
+  /// one first.
+  private static func index(in directory: String, creating: Bool) throws(CommandError)
+    -> DiscoverIndex
   {
     let url = URL(fileURLWithPath: directory, isDirectory: true)
     if creating, FileChecks.entry(at: directory) == .missing || !holdsIndex(url) {
@@ -64,7 +64,13 @@ struct ChangeCommand {
           code: CommandError.Code(of: error))
       }
     }
-    let index = try FileChecks.openIndex(at: directory)
+    return try FileChecks.openIndex(at: directory)
+  }
+
+  /// The writer of `index`, opened from `directory`, with its lock.
+  private static func writer(of index: DiscoverIndex, in directory: String) throws(CommandError)
+    -> IndexWriter
+  {
     do {
       return try index.makeWriter()
     } catch let error as SearchError where error.code == .indexLocked {
@@ -106,8 +112,8 @@ struct ChangeCommand {
     } catch let error as SearchError where error.code == .invalidDocument {
       throw CommandError.failure(
         TextFormatting.removingAdvice(
-          " Fix the line, or load with the skip policy", from: error.message)
-          + "; nothing was changed",
+          " Fix the line, or load with the skip policy", from: error.message
+        ).trimmingCharacters(in: CharacterSet(charactersIn: ". ")) + "; nothing was changed",
         hints: ["Fix the line, or add --skip-bad-lines to skip bad lines and add the rest."],
         code: CommandError.Code(error.code))
     } catch let error as SearchError {

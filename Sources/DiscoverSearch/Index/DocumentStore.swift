@@ -358,11 +358,11 @@ struct DocumentStoreBuilder {
     return table
   }
 
-  /// Calls `body` with each document held, in the order their ids were first added.
+  /// Calls `body` with each document held, in the order their ids were first added. Count
+  /// updates must have been applied (``applyCountUpdates()``).
   ///
   /// - Throws: What `body` throws.
-  mutating func forEachDocument(_ body: (Document) throws -> Void) throws {
-    applyCountUpdates()
+  func forEachDocument(_ body: (Document) throws -> Void) throws {
     let documents = published()
     for index in 0..<documents.count {
       // A record this store encoded or checked always decodes.

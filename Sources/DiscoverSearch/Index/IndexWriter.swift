@@ -251,7 +251,7 @@ public struct IndexWriter {
   }
 
   /// Analyzes every document held again, when a removal or replacement dropped the
-  /// analysis. The store is compacted first when a quarter of its bytes are lines it no
+  /// analysis. The store is compacted first when a third of its bytes are records it no
   /// longer holds.
   mutating func analyzeIfNeeded() throws {
     guard !analysisIsCurrent else { return }
@@ -260,7 +260,7 @@ public struct IndexWriter {
     if fresh.store.forgottenBytes > fresh.store.byteCount / 3 {
       fresh.store = fresh.store.compacted()
     }
-    var documents = fresh.store
+    let documents = fresh.store
     try documents.forEachDocument { try fresh.analyze($0) }
     fresh.hasUncommittedChanges = hasUncommittedChanges
     self = fresh
