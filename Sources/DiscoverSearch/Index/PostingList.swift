@@ -83,6 +83,9 @@ final class TypePostings: Sendable {
   let impactValues: Column<Float>
   /// The field weights the impacts were computed with.
   let impactWeights: SIMD4<Float>
+  /// For postings read from disk, which lists were checked; nil for postings built in
+  /// memory, which need no check.
+  let listChecks: PostingListChecks?
 
   /// Words per rank directory entry: 512 bits.
   static let rankBlockWords = 8
@@ -95,7 +98,8 @@ final class TypePostings: Sendable {
     blockFieldMaxima: Column<UInt8>, bytes: Column<UInt8>, positions: Column<UInt8>,
     bitmaps: Column<UInt64>, bitmapLists: Column<UInt32>, rankDirectory: Column<UInt32>,
     impactLists: Column<UInt32>, impactStarts: Column<UInt32>,
-    impactDocuments: Column<UInt32>, impactValues: Column<Float>, impactWeights: SIMD4<Float>
+    impactDocuments: Column<UInt32>, impactValues: Column<Float>, impactWeights: SIMD4<Float>,
+    listChecks: PostingListChecks? = nil
   ) {
     self.fieldCount = fieldCount
     self.documentCount = documentCount
@@ -117,6 +121,7 @@ final class TypePostings: Sendable {
     self.impactDocuments = impactDocuments
     self.impactValues = impactValues
     self.impactWeights = impactWeights
+    self.listChecks = listChecks
   }
 
   /// The bitmap of list `list`, if it has one.
@@ -205,7 +210,9 @@ final class TypePostings: Sendable {
     listIndex(for: term).map { lists[$0] }
   }
 
-  /// The list index of a term, if the term occurs in this type.
+  /// The list index of a term, if the term occurs in this type. Searches go through
+  /// ``checkedListIndex(for:)`` instead, which checks a list read from disk before its first
+  /// use.
   ///
   /// - Complexity: O(1): a bit test, a directory lookup and at most eight popcounts.
   @inline(__always)

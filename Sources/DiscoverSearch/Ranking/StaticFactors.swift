@@ -197,8 +197,17 @@ final class StaticFactorCache: Sendable {
     return computed
   }
 
+  /// Sets the default popularity pivots, one per type in `SearchResultType.allCases` order,
+  /// as an index file keeps them (format 11), so that the first search after opening does
+  /// not compute them.
+  func store(defaultPivots pivots: [Double]) {
+    defaultPivots.withLock { known in
+      for (type, pivot) in zip(SearchResultType.allCases, pivots) { known[type] = pivot }
+    }
+  }
+
   /// `type`'s default popularity pivot, computed once.
-  private func defaultPivot(snapshot: IndexSnapshot, type: SearchResultType) -> Double {
+  func defaultPivot(snapshot: IndexSnapshot, type: SearchResultType) -> Double {
     if let known = defaultPivots.withLock({ $0[type] }) { return known }
     let pivot = StaticFactors.geometricMeanPivot(snapshot: snapshot, type: type)
     defaultPivots.withLock { $0[type] = pivot }

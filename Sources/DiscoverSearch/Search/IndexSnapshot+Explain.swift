@@ -15,7 +15,12 @@ struct ExplainContext {
 
 extension IndexSnapshot {
   /// The breakdown of `hit`'s score, recomputed from the postings the search read.
-  func explain(_ hit: Hit, type: SearchResultType, context: ExplainContext) -> ScoreExplanation {
+  ///
+  /// - Throws: ``SearchError/Code/corruptIndex`` as ``termPlans(in:termIDs:weights:selected:)``
+  ///   does.
+  func explain(_ hit: Hit, type: SearchResultType, context: ExplainContext) throws
+    -> ScoreExplanation
+  {
     let partition = self.partition(type)
     let postings = partition.postings
     let ranking = context.ranking
@@ -26,7 +31,7 @@ extension IndexSnapshot {
     let document = hit.document
 
     // The plans in the order the search summed them (rarest first, as `TypeSearcher`).
-    let plans = termPlans(
+    let plans = try termPlans(
       in: partition, termIDs: context.termIDs, weights: context.weights,
       selected: context.selected
     )

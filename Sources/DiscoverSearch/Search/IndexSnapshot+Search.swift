@@ -90,7 +90,7 @@ extension IndexSnapshot {
       ranking.rerankWindow > 0 && RankingOptions.sanitized(ranking.matchQuality.exactness) > 0
       ? NameLengths(query: sanitized, workspace: workspace) : .none
     var plan = RunPlan(selected: everyTerm, phrases: parsed.phrases, matching: .all)
-    var outcome = run(
+    var outcome = try run(
       termIDs: termIDs, weights: expansion.weights, plan: plan, page: page, ranking: ranking,
       now: now, nameLengths: nameLengths)
     var didYouMean: String?
@@ -115,7 +115,7 @@ extension IndexSnapshot {
       {
         didYouMean = correctedExpansion.didYouMean(parsed: corrected, lexicon: lexicon)
         let correctedIDs = correctedExpansion.termIDs(of: corrected, in: terms)
-        let correctedOutcome = run(
+        let correctedOutcome = try run(
           termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
         // Without more hits, the corrections still help the partial matches below.
@@ -134,19 +134,19 @@ extension IndexSnapshot {
       let asTyped = known.filter { isKnown[$0] }
       if !known.isEmpty && known.count < everyTerm.count {
         plan = RunPlan(selected: known, phrases: [], matching: .all)
-        outcome = run(
+        outcome = try run(
           termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
       if outcome.totalCount == 0 && !asTyped.isEmpty && asTyped.count < known.count {
         plan = RunPlan(selected: asTyped, phrases: [], matching: .all)
-        outcome = run(
+        outcome = try run(
           termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
       if outcome.totalCount == 0 && known.count >= 2 {
         plan = RunPlan(selected: known, phrases: [], matching: .any)
-        outcome = run(
+        outcome = try run(
           termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
@@ -168,10 +168,10 @@ extension IndexSnapshot {
     let context = ExplainContext(
       parsed: parsed, termIDs: termIDs, weights: expansion.weights, typos: expansion.typos,
       selected: plan.selected, ranking: ranking, now: now, nameLengths: nameLengths)
-    let results = ranked.map { entry in
+    let results = try ranked.map { entry in
       var result = makeResult(type: entry.type, hit: entry.hit, highlighter: highlighter)
       if explain {
-        result.explanation = self.explain(entry.hit, type: entry.type, context: context)
+        result.explanation = try self.explain(entry.hit, type: entry.type, context: context)
       }
       return result
     }
@@ -358,12 +358,12 @@ extension IndexSnapshot {
   private func run(
     termIDs: [[TermID?]], weights: [[Float]], plan: RunPlan, page: PageRequest,
     ranking: RankingOptions, now: Date, nameLengths: NameLengths
-  ) -> Outcome {
+  ) throws -> Outcome {
     var outcome = Outcome(
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
     var page = page
     for partition in partitions {
-      let plans = termPlans(
+      let plans = try termPlans(
         in: partition, termIDs: termIDs, weights: weights, selected: plan.selected)
       var limit = page.limits[partition.type.index]
       let showsOnlyCards = page.showsOnlyCards(of: partition.type, fillsRest: outcome.fillsRest)
@@ -415,14 +415,19 @@ extension IndexSnapshot {
   /// The plan of each selected query term in one type: the term's alternatives found in the
   /// type, with their idf there and their weight (1 unless `weights` says otherwise: typo
   /// corrections and prefix completions weigh less).
+  ///
+  /// - Throws: ``SearchError/Code/corruptIndex`` when a list read from disk is damaged.
   func termPlans(
     in partition: TypePartition, termIDs: [[TermID?]], weights: [[Float]] = [],
     selected: [Int]
-  ) -> [TermPlan] {
-    selected.map { term in
+  ) throws -> [TermPlan] {
+    try selected.map { term in
       TermPlan(
-        alternatives: termIDs[term].enumerated().compactMap { offset, id -> AlternativePlan? in
-          guard let id, let listIndex = partition.postings.listIndex(for: id) else { return nil }
+        alternatives: try termIDs[term].enumerated().compactMap {
+          offset, id -> AlternativePlan? in
+          guard let id, let listIndex = try partition.postings.checkedListIndex(for: id) else {
+            return nil
+          }
           let frequency = Int(partition.postings.lists[listIndex].documentFrequency)
           return AlternativePlan(
             listIndex: listIndex,

@@ -10,7 +10,7 @@ extension DiscoverIndex {
   /// a broken engine cannot look fast.
   ///
   /// - Returns: The counts and whether every term matched, or `nil` for queries with
-  ///   phrases (whose positions this check does not read).
+  ///   phrases (whose positions this check does not read) and where a list is damaged.
   /// - Complexity: O(p) in the postings of the query's terms.
   package func referenceCounts(for query: String) -> (facets: FacetCounts, matchedAllTerms: Bool)? {
     snapshot.referenceCounts(for: query)
@@ -25,7 +25,7 @@ extension IndexSnapshot {
     // Per term and type, the matching documents, sorted and without repeats.
     var sets: [[[UInt32]]] = []
     var known: [Bool] = []
-    func collect() {
+    func collect() throws {
       sets = []
       known = []
       for term in parsed.terms {
@@ -35,7 +35,7 @@ extension IndexSnapshot {
           var documents: [UInt32] = []
           for alternative in term.alternatives {
             guard let id = alternative.withUnsafeBytes({ terms.find($0) }),
-              let list = partition.postings.listIndex(for: TermID(id))
+              let list = try partition.postings.checkedListIndex(for: TermID(id))
             else { continue }
             isKnown = true
             documents = Self.union(documents, Self.decodeWhole(partition.postings, list: list))
@@ -46,7 +46,8 @@ extension IndexSnapshot {
         known.append(isKnown)
       }
     }
-    collect()
+    // A damaged list cannot be counted.
+    guard (try? collect()) != nil else { return nil }
     func intersect(_ selected: [Int]) -> FacetCounts {
       var facets = FacetCounts()
       for type in SearchResultType.allCases {
@@ -77,7 +78,7 @@ extension IndexSnapshot {
     let tolerance = TypoTolerance()
     if total(facets) < tolerance.minimumResults && addReferenceCorrections(to: &parsed) {
       let exact = facets
-      collect()
+      guard (try? collect()) != nil else { return nil }
       facets = intersect(all)
       if total(facets) <= total(exact) { facets = exact }
     }

@@ -19,10 +19,11 @@
 enum IndexFile {
   static let magic: [UInt8] = Array("DSINDEX\u{0}".utf8)
   /// Bumped whenever the section order or any layout changes.
-  static let formatVersion: UInt32 = 10
-  /// The versions this build reads: 8 lacks the suggestion sections and 9 the exact name
-  /// filters (format 10), which are then built on first use.
-  static let readableVersions: ClosedRange<UInt32> = 8...10
+  static let formatVersion: UInt32 = 11
+  /// The versions this build reads: 8 lacks the suggestion sections, 9 the exact name
+  /// filters (format 10), which are then built on first use, and 10 the tables derived from
+  /// the suggestion sections (format 11), which are then built on open.
+  static let readableVersions: ClosedRange<UInt32> = 8...11
   static let byteOrderMark: UInt32 = 0x0102_0304
   static let headerSize = 16
   static let footerSize = 32
@@ -146,7 +147,7 @@ struct IndexFileWriter {
 /// or checked arithmetic, before it becomes an `Int`.
 struct IndexFileReader {
   private let storage: ColumnStorage
-  private let path: String
+  let path: String
   private var sections: [(offset: Int, length: Int, elementSize: Int)] = []
   private var next = 0
 

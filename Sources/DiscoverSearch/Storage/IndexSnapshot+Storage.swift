@@ -162,15 +162,17 @@ struct IndexSource: Sendable {
 /// completion structure), so no damage, accidental or crafted, can make a search crash or
 /// read out of bounds.
 public enum IndexVerification: Sendable, Hashable {
-  /// Also verifies the checksums of sections up to 64 KB, not of larger ones: for
-  /// directories this library wrote. A bit flipped inside a large section that leaves its
-  /// structure valid (a byte of a title, a count, a score bound) gives wrong answers until
-  /// ``DiscoverIndex/verify(at:)`` or `discover check` finds it; opening 1M documents skips
-  /// some 270 MB of checksumming (Lucene likewise checks whole-file checksums in
-  /// `CheckIndex` and merges, not on open).
+  /// Also verifies the checksums of sections up to 64 KB, not of larger ones, and checks
+  /// each posting list's blocks before the first search that reads it: for directories
+  /// this library wrote. A bit flipped inside a large section that leaves its structure
+  /// valid (a byte of a title, a count, a score bound) gives wrong answers until
+  /// ``DiscoverIndex/verify(at:)`` or `discover check` finds it, and a damaged posting list
+  /// fails the searches that need it with ``SearchError/Code/corruptIndex``; opening 1M
+  /// documents skips some 270 MB of checksumming and decoding every block (Lucene likewise
+  /// checks whole-file checksums in `CheckIndex` and merges, not on open).
   case standard
-  /// Also verifies the checksum of every section: for files from elsewhere. A damaged
-  /// file is refused.
+  /// Also verifies the checksum of every section and decodes every posting block on open:
+  /// for files from elsewhere. A damaged file is refused.
   case full
 
   /// Sections up to this size have their checksums verified in ``standard`` mode too.
@@ -238,6 +240,7 @@ extension IndexSnapshot {
     try writer.append(effects.useCounts)
     try writeSuggestions(to: &writer)
     try writeExactNameFilters(to: &writer)
+    try writeDerivedTables(to: &writer)
   }
 
   /// Each type's exact name filter (format 10), built now if no search has built it: an
@@ -275,7 +278,8 @@ extension IndexSnapshot {
 
   /// The completion structures (format 9), built now if no call has built them: sorted,
   /// they take seconds to make at a million documents, and read back they are ready at
-  /// once. The tables derived from them (trie heads, range maxima) are rebuilt on open.
+  /// once. The tables derived from them (trie tables, range maxima, the root's children)
+  /// follow (format 11), so that opening checks them instead of rebuilding them.
   private func writeSuggestions(to writer: inout IndexFileWriter) throws {
     let (lexicon, phrases) = suggestionCache.structures(of: self)
     try writer.append(lexicon.keys.bytes)
@@ -288,32 +292,82 @@ extension IndexSnapshot {
     try writer.append(phrases.targets)
   }
 
+  /// What opening would otherwise derive from the other sections (format 11): the tables of
+  /// the completion structures (trie tables, range maxima, the root's children), checked
+  /// on open instead of rebuilt, and the default popularity pivots, which the first search
+  /// would otherwise compute from every count.
+  private func writeDerivedTables(to writer: inout IndexFileWriter) throws {
+    let (lexicon, phrases) = suggestionCache.structures(of: self)
+    try Self.write(lexicon.keys.tables, lexicon.frequencies.tables, to: &writer)
+    try writer.append(SortedKeys.encode(lexicon.rootChildren))
+    for marker in TermLexicon.markers {
+      try writer.append(SortedKeys.encode(lexicon.markedTerms[marker]?.children ?? []))
+    }
+    try Self.write(phrases.keys.tables, phrases.weights.tables, to: &writer)
+    try writer.append(SortedKeys.encode(phrases.rootChildren))
+    try writer.append(phrases.largestWeights)
+    try writer.append(
+      SearchResultType.allCases.map { staticFactors.defaultPivot(snapshot: self, type: $0) })
+  }
+
+  private static func write(
+    _ keys: SortedKeys.Tables, _ maxima: RangeMaximum.Tables, to writer: inout IndexFileWriter
+  ) throws {
+    try writer.append(keys.heads)
+    try writer.append(keys.coarseHeads)
+    try writer.append(keys.buckets)
+    try writer.append(keys.thirdBytePairs)
+    try writer.append(keys.thirdByteStarts)
+    try writer.append(maxima.levels)
+    try writer.append(maxima.cachedKeys)
+    try writer.append(maxima.cachedPositions)
+  }
+
+  private static func readTables(_ reader: inout IndexFileReader) throws -> (
+    SortedKeys.Tables, RangeMaximum.Tables
+  ) {
+    (
+      SortedKeys.Tables(
+        heads: try reader.column(), coarseHeads: try reader.column(),
+        buckets: try reader.column(), thirdBytePairs: try reader.column(),
+        thirdByteStarts: try reader.column()),
+      RangeMaximum.Tables(
+        levels: try reader.column(), cachedKeys: try reader.column(),
+        cachedPositions: try reader.column())
+    )
+  }
+
   /// Reads what ``writeSuggestions(to:)`` wrote, checking that every key list is sorted
   /// and every target names a document of its kind, so that completions never read out of
   /// bounds.
+  /// The completion sections (format 9) as read, checked but not yet made into structures.
+  struct SuggestionColumns {
+    var lexiconBytes: Column<UInt8>
+    var lexiconStarts: Column<UInt32>
+    var frequencies: Column<UInt32>
+    var phraseBytes: Column<UInt8>
+    var phraseStarts: Column<UInt32>
+    var weights: Column<UInt32>
+    var sources: Column<UInt8>
+    var targets: Column<UInt32>
+  }
+
   private static func readSuggestions(
     _ reader: inout IndexFileReader, path: String, userCount: Int, soundCount: Int
-  ) throws -> (TermLexicon, PhraseDictionary) {
+  ) throws -> SuggestionColumns {
     func corrupt(_ what: String) -> SearchError {
       SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
     }
-    guard
-      let lexiconKeys = SortedKeys(
-        validatingBytes: try reader.column(), starts: try reader.column())
-    else { throw corrupt("the sorted terms are damaged") }
-    let frequencies = try reader.array(UInt32.self)
-    guard frequencies.count == lexiconKeys.count else {
-      throw corrupt("the term frequencies do not match the terms")
-    }
-    guard
-      let phraseKeys = SortedKeys(validatingBytes: try reader.column(), starts: try reader.column())
-    else { throw corrupt("the sorted phrases are damaged") }
-    let weights = try reader.array(UInt32.self)
-    let sources = try reader.column(UInt8.self)
-    let targets = try reader.column(UInt32.self)
-    guard weights.count == phraseKeys.count, sources.count == phraseKeys.count,
-      targets.count == phraseKeys.count
-    else { throw corrupt("the phrase columns do not match the phrases") }
+    let columns = SuggestionColumns(
+      lexiconBytes: try reader.column(), lexiconStarts: try reader.column(),
+      frequencies: try reader.column(), phraseBytes: try reader.column(),
+      phraseStarts: try reader.column(), weights: try reader.column(),
+      sources: try reader.column(), targets: try reader.column())
+    let (sources, targets) = (columns.sources, columns.targets)
+    guard columns.weights.count + 1 == columns.phraseStarts.count,
+      sources.count == columns.weights.count, targets.count == columns.weights.count,
+      columns.frequencies.count + 1 == columns.lexiconStarts.count
+    else { throw corrupt("the completion columns do not match their keys") }
     for position in 0..<sources.count {
       let target = targets[position]
       let isValid =
@@ -325,10 +379,100 @@ extension IndexSnapshot {
         }
       guard isValid else { throw corrupt("a phrase names no document of its kind") }
     }
+    return columns
+  }
+
+  /// The completion structures of `columns`: with the tables read from the file and
+  /// checked (format 11), or built now from the keys (formats 9 and 10).
+  private static func makeSuggestions(
+    _ columns: SuggestionColumns, reader: inout IndexFileReader
+  ) throws -> (TermLexicon, PhraseDictionary) {
+    let path = reader.path
+    func corrupt(_ what: String) -> SearchError {
+      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+    }
+    guard reader.formatVersion >= 11 else {
+      guard
+        let lexiconKeys = SortedKeys(
+          validatingBytes: columns.lexiconBytes, starts: columns.lexiconStarts)
+      else { throw corrupt("the sorted terms are damaged") }
+      guard
+        let phraseKeys = SortedKeys(
+          validatingBytes: columns.phraseBytes, starts: columns.phraseStarts)
+      else { throw corrupt("the sorted phrases are damaged") }
+      return (
+        TermLexicon(keys: lexiconKeys, weights: columns.frequencies.array),
+        PhraseDictionary(
+          keys: phraseKeys, weights: columns.weights.array, sources: columns.sources,
+          targets: columns.targets)
+      )
+    }
     return (
-      TermLexicon(keys: lexiconKeys, weights: frequencies),
-      PhraseDictionary(keys: phraseKeys, weights: weights, sources: sources, targets: targets)
+      try readLexicon(
+        &reader, bytes: columns.lexiconBytes, starts: columns.lexiconStarts,
+        weights: columns.frequencies),
+      try readPhrases(
+        &reader, bytes: columns.phraseBytes, starts: columns.phraseStarts,
+        weights: columns.weights, sources: columns.sources, targets: columns.targets)
     )
+  }
+
+  /// Reads the term lexicon's tables (format 11) and checks them against its keys.
+  private static func readLexicon(
+    _ reader: inout IndexFileReader, bytes: Column<UInt8>, starts: Column<UInt32>,
+    weights: Column<UInt32>
+  ) throws -> TermLexicon {
+    let path = reader.path
+    func corrupt(_ what: String) -> SearchError {
+      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+    }
+    let (keyTables, maximumTables) = try readTables(&reader)
+    guard let keys = SortedKeys(validatingBytes: bytes, starts: starts, tables: keyTables) else {
+      throw corrupt("the sorted terms are damaged")
+    }
+    guard let frequencies = RangeMaximum(weights: weights, validating: maximumTables) else {
+      throw corrupt("the term frequency tables are damaged")
+    }
+    guard let rootChildren = keys.decodeChildren(try reader.column(), of: 0..<keys.count, depth: 0)
+    else { throw corrupt("the first characters of the terms are damaged") }
+    var markedChildren: [[(child: SortedKeys.Child, mask: ByteMask)]] = []
+    for marker in TermLexicon.markers {
+      guard
+        let children = keys.decodeChildren(
+          try reader.column(), of: TermLexicon.range(of: marker, in: keys), depth: 1)
+      else { throw corrupt("the first characters of the tags are damaged") }
+      markedChildren.append(children)
+    }
+    return TermLexicon(
+      keys: keys, frequencies: frequencies, rootChildren: rootChildren,
+      markedChildren: markedChildren)
+  }
+
+  /// Reads the phrase dictionary's tables (format 11) and checks them against its keys.
+  private static func readPhrases(
+    _ reader: inout IndexFileReader, bytes: Column<UInt8>, starts: Column<UInt32>,
+    weights: Column<UInt32>, sources: Column<UInt8>, targets: Column<UInt32>
+  ) throws -> PhraseDictionary {
+    let path = reader.path
+    func corrupt(_ what: String) -> SearchError {
+      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+    }
+    let (keyTables, maximumTables) = try readTables(&reader)
+    guard let keys = SortedKeys(validatingBytes: bytes, starts: starts, tables: keyTables) else {
+      throw corrupt("the sorted phrases are damaged")
+    }
+    guard let maxima = RangeMaximum(weights: weights, validating: maximumTables) else {
+      throw corrupt("the phrase weight tables are damaged")
+    }
+    guard let rootChildren = keys.decodeChildren(try reader.column(), of: 0..<keys.count, depth: 0)
+    else { throw corrupt("the first characters of the phrases are damaged") }
+    let largest = try reader.array(UInt32.self)
+    guard largest.count == 4, largest.allSatisfy({ $0 >= 1 }) else {
+      throw corrupt("the largest phrase weights are damaged")
+    }
+    return PhraseDictionary(
+      keys: keys, weights: maxima, sources: sources, targets: targets,
+      rootChildren: rootChildren, largestWeights: largest)
   }
 
   private static func readWeights(_ reader: inout IndexFileReader, path: String) throws -> SIMD4<
@@ -366,17 +510,23 @@ extension IndexSnapshot {
     for type in SearchResultType.allCases {
       let documentCount = Int(counts[type.index])
       let fieldCount = SearchField.fields(of: type).count
+      let termPresence: Column<UInt64> = try reader.column()
+      let termRanks: Column<UInt32> = try reader.column()
+      let lists: Column<PostingListInfo> = try reader.column()
+      // In full mode every list is checked below, before any search.
+      let listChecks =
+        verification == .full ? nil : PostingListChecks(listCount: lists.count, path: path)
       let postings = TypePostings(
         fieldCount: fieldCount, documentCount: documentCount,
-        termPresence: try reader.column(), termRanks: try reader.column(),
-        lists: try reader.column(), listFieldMaxima: try reader.column(),
+        termPresence: termPresence, termRanks: termRanks,
+        lists: lists, listFieldMaxima: try reader.column(),
         blockLastDocuments: try reader.column(), blockDataOffsets: try reader.column(),
         blockPositionOffsets: try reader.column(), blockFieldMaxima: try reader.column(),
         bytes: try reader.column(), positions: try reader.column(), bitmaps: try reader.column(),
         bitmapLists: try reader.column(), rankDirectory: try reader.column(),
         impactLists: try reader.column(), impactStarts: try reader.column(),
         impactDocuments: try reader.column(), impactValues: try reader.column(),
-        impactWeights: try Self.readWeights(&reader, path: path))
+        impactWeights: try Self.readWeights(&reader, path: path), listChecks: listChecks)
       let norms = try reader.column(UInt8.self)
       let averages = try reader.array(Float.self)
       let ids = try reader.strings()
@@ -384,7 +534,12 @@ extension IndexSnapshot {
       guard norms.count == documentCount * fieldCount, averages.count == fieldCount,
         ids.count == documentCount, titles.count == documentCount
       else { throw corrupt("the \(type.rawValue) columns do not match the document count") }
-      try PostingsValidator(postings: postings, termCount: terms.count, path: path).validate()
+      let validator = PostingsValidator(postings: postings, path: path)
+      if verification == .full {
+        try validator.validate(termCount: terms.count)
+      } else {
+        try validator.validateTables(termCount: terms.count)
+      }
       partitions.append(
         TypePartition(
           type: type, documentCount: documentCount, postings: postings, norms: norms,
@@ -475,14 +630,23 @@ extension IndexSnapshot {
     let nameFilters =
       reader.formatVersion >= 10
       ? try readExactNameFilters(&reader, partitions: partitions, path: path) : nil
+    let structures = try suggestions.map { try makeSuggestions($0, reader: &reader) }
+    let defaultPivots = reader.formatVersion >= 11 ? try reader.array(Double.self) : nil
+    if let defaultPivots {
+      // A geometric mean of counts plus one: finite and at least 1 (any such value is safe).
+      guard defaultPivots.count == SearchResultType.allCases.count,
+        defaultPivots.allSatisfy({ $0.isFinite && $0 >= 1 })
+      else { throw corrupt("the popularity pivots are damaged") }
+    }
     guard reader.isAtEnd else { throw corrupt("the file has sections this build does not know") }
     let snapshot = IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
       users: users, hashtags: hashtags, sounds: soundColumns, effects: effectColumns)
-    if let (lexicon, phrases) = suggestions {
+    if let (lexicon, phrases) = structures {
       snapshot.suggestionCache.store(lexicon: lexicon, phrases: phrases)
     }
     if let nameFilters { snapshot.exactNames.store(nameFilters) }
+    if let defaultPivots { snapshot.staticFactors.store(defaultPivots: defaultPivots) }
     return snapshot
   }
 }

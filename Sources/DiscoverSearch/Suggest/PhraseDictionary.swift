@@ -123,30 +123,52 @@ final class PhraseDictionary: Sendable {
     self.init(keys: keys, weights: weights, sources: Column(sources), targets: Column(targets))
   }
 
-  /// The dictionary of entries already sorted by key (as an index file keeps them).
+  /// The dictionary of entries already sorted by key.
   ///
   /// - Precondition: one weight, source and target per key; every source a ``Source``.
   /// - Complexity: O(n) in the entries, plus the range-maximum tables.
-  init(keys: SortedKeys, weights: [UInt32], sources: Column<UInt8>, targets: Column<UInt32>) {
-    precondition(
-      weights.count == keys.count && sources.count == keys.count && targets.count == keys.count,
-      "a phrase dictionary needs one weight, source and target per key")
+  convenience init(
+    keys: SortedKeys, weights: [UInt32], sources: Column<UInt8>, targets: Column<UInt32>
+  ) {
+    precondition(weights.count == keys.count, "a phrase dictionary needs one weight per key")
     var largest = [UInt32](repeating: 1, count: 4)
     for (position, weight) in weights.enumerated() {
       let source = Int(sources[position])
       precondition(source < largest.count, "a phrase source of an unknown kind")
       largest[source] = max(largest[source], weight)
     }
+    self.init(
+      keys: keys,
+      weights: RangeMaximum(
+        weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize)),
+      sources: sources, targets: targets,
+      rootChildren: keys.children(of: 0..<keys.count, depth: 0).map {
+        ($0, ByteMask(keys: $0.keys, in: keys))
+      }, largestWeights: largest)
+  }
+
+  /// The dictionary from its parts as an index file keeps them (format 11).
+  ///
+  /// - Precondition: one weight, source and target per key; four largest weights, each at
+  ///   least 1.
+  init(
+    keys: SortedKeys, weights: RangeMaximum, sources: Column<UInt8>, targets: Column<UInt32>,
+    rootChildren: [(child: SortedKeys.Child, mask: ByteMask)], largestWeights: [UInt32]
+  ) {
+    precondition(
+      weights.weights.count == keys.count && sources.count == keys.count
+        && targets.count == keys.count,
+      "a phrase dictionary needs one weight, source and target per key")
+    precondition(
+      largestWeights.count == 4 && largestWeights.allSatisfy { $0 >= 1 },
+      "four largest weights of at least 1")
     self.keys = keys
-    rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
-      ($0, ByteMask(keys: $0.keys, in: keys))
-    }
-    self.weights = RangeMaximum(
-      weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
+    self.rootChildren = rootChildren
+    self.weights = weights
     self.sources = sources
     self.targets = targets
-    largestWeights = largest
-    largestLogarithms = largest.map { log1p(Double(max($0, 1))) }
+    self.largestWeights = largestWeights
+    largestLogarithms = largestWeights.map { log1p(Double($0)) }
   }
 
   var byteCount: Int {

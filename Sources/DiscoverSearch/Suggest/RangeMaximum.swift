@@ -29,8 +29,10 @@ struct RangeMaximum: Sendable {
   /// The longest range whose best positions are found by reading all its weights.
   static let scannedRangeLimit = 256
   let weights: Column<UInt32>
-  /// `levels[j][b]` is the position of the largest weight in blocks `b..<b + 2^j`.
-  private let levels: [Column<UInt32>]
+  /// The levels of the sparse table, back to back: entry `b` of level `j` (at
+  /// `levelStarts[j] + b`) is the position of the largest weight in blocks `b..<b + 2^j`.
+  private let levels: Column<UInt32>
+  private let levelStarts: [Int]
   /// For a cached range (`lowerBound << 32 | upperBound`), where its best positions start in
   /// ``cachedPositions``.
   private var cachedStarts: [UInt64: UInt32] = [:]
@@ -54,32 +56,105 @@ struct RangeMaximum: Sendable {
   private init(weights: [UInt32]) {
     self.weights = Column(weights)
     let blockCount = (weights.count + Self.blockSize - 1) / Self.blockSize
-    var level: [UInt32] = (0..<blockCount).map { block in
+    let starts = Self.levelStarts(blockCount: blockCount)
+    var levels = [UInt32](repeating: 0, count: starts.last ?? 0)
+    for block in 0..<blockCount {
       let start = block * Self.blockSize
       let end = min(start + Self.blockSize, weights.count)
       var best = start
       for index in start..<end where weights[index] > weights[best] { best = index }
-      return UInt32(best)
+      levels[block] = UInt32(best)
     }
-    var levels: [Column<UInt32>] = []
-    var width = 1
-    while !level.isEmpty {
-      levels.append(Column(level))
-      guard width * 2 <= blockCount else { break }
-      let previous = level
-      level = (0..<(blockCount - width * 2 + 1)).map { block in
-        let left = previous[block]
-        let right = previous[block + width]
-        return weights[Int(right)] > weights[Int(left)] ? right : left
+    for level in 1..<max(starts.count - 1, 1) {
+      let width = 1 << (level - 1)
+      let previous = starts[level - 1]
+      for block in 0..<(starts[level + 1] - starts[level]) {
+        let left = levels[previous + block]
+        let right = levels[previous + block + width]
+        levels[starts[level] + block] = weights[Int(right)] > weights[Int(left)] ? right : left
       }
+    }
+    self.levels = Column(levels)
+    levelStarts = starts
+  }
+
+  /// Where each level of the sparse table over `blockCount` blocks starts, and its end:
+  /// level `j` holds `blockCount - 2^j + 1` entries, for every `2^j` up to `blockCount`.
+  private static func levelStarts(blockCount: Int) -> [Int] {
+    var starts = [0]
+    var width = 1
+    while width <= blockCount {
+      starts.append(starts[starts.count - 1] + blockCount - width + 1)
       width *= 2
     }
-    self.levels = levels
+    return starts
   }
 
   var byteCount: Int {
-    weights.byteCount + levels.reduce(0) { $0 + $1.byteCount } + cachedPositions.byteCount
+    weights.byteCount + levels.byteCount + cachedPositions.byteCount
       + cachedStarts.capacity * (MemoryLayout<UInt64>.stride + MemoryLayout<UInt32>.stride)
+  }
+
+  /// What the structure derives from its weights, as an index file keeps it (format 11) so
+  /// that opening does not rebuild it.
+  struct Tables {
+    /// The sparse table's levels, back to back.
+    var levels: Column<UInt32>
+    /// The cached ranges' keys (`lowerBound << 32 | upperBound`), ascending.
+    var cachedKeys: Column<UInt64>
+    /// The best ``RangeMaximum/cachedCount`` positions of each cached range, in the order of
+    /// ``cachedKeys``.
+    var cachedPositions: Column<UInt32>
+  }
+
+  /// The derived tables, for saving.
+  var tables: Tables {
+    let order = cachedStarts.sorted { $0.key < $1.key }
+    var positions: [UInt32] = []
+    positions.reserveCapacity(order.count * Self.cachedCount)
+    for (_, start) in order {
+      positions += cachedPositions.buffer[Int(start)..<(Int(start) + Self.cachedCount)]
+    }
+    return Tables(
+      levels: levels, cachedKeys: Column(order.map(\.key)), cachedPositions: Column(positions))
+  }
+
+  /// The structure over `weights` with tables read from a file, or `nil` unless every table
+  /// has the size the weights imply and every position in them names a weight (so that no
+  /// lookup reads out of bounds; a table that passes but lies gives wrong answers, which
+  /// the section checksums of ``IndexVerification/full`` catch).
+  ///
+  /// - Complexity: O(n / ``blockSize`` · log n + c) for n weights and c cached positions.
+  init?(weights: Column<UInt32>, validating tables: Tables) {
+    let blockCount = (weights.count + Self.blockSize - 1) / Self.blockSize
+    let starts = Self.levelStarts(blockCount: blockCount)
+    let count = UInt32(truncatingIfNeeded: weights.count)
+    guard tables.levels.count == starts[starts.count - 1],
+      tables.cachedPositions.count == tables.cachedKeys.count * Self.cachedCount,
+      weights.count < Int(UInt32.max),
+      Self.allBelow(count, tables.levels.buffer),
+      Self.allBelow(count, tables.cachedPositions.buffer)
+    else { return nil }
+    var cached: [UInt64: UInt32] = [:]
+    cached.reserveCapacity(tables.cachedKeys.count)
+    for (index, key) in tables.cachedKeys.buffer.enumerated() {
+      let lower = key >> 32
+      let upper = key & 0xFFFF_FFFF
+      guard lower < upper, upper <= UInt64(count) else { return nil }
+      cached[key] = UInt32(index * Self.cachedCount)
+    }
+    self.weights = weights
+    levels = tables.levels
+    levelStarts = starts
+    cachedStarts = cached
+    cachedPositions = tables.cachedPositions
+  }
+
+  /// Whether every value is below `limit`: a maximum the compiler vectorizes.
+  private static func allBelow(_ limit: UInt32, _ values: UnsafeBufferPointer<UInt32>) -> Bool {
+    var largest: UInt32 = 0
+    for value in values { largest = max(largest, value) }
+    return values.isEmpty || largest < limit
   }
 
   /// How many ranges have their best positions cached.
@@ -113,8 +188,9 @@ struct RangeMaximum: Sendable {
     for index in (endFull * Self.blockSize)..<range.upperBound { consider(index) }
     let span = endFull - firstFull
     let level = Int.bitWidth - 1 - span.leadingZeroBitCount
-    consider(Int(levels[level][firstFull]))
-    consider(Int(levels[level][endFull - (1 << level)]))
+    let start = levelStarts[level]
+    consider(Int(levels[start + firstFull]))
+    consider(Int(levels[start + endFull - (1 << level)]))
     return best
   }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Byte strings in ascending byte order, stored back to back: a sorted array that stands in
 /// for a trie.
 ///
@@ -47,18 +53,156 @@ struct SortedKeys: Sendable {
   ///
   /// - Complexity: O(n) in the bytes.
   init?(validatingBytes bytes: Column<UInt8>, starts: Column<UInt32>) {
-    guard starts.count >= 1, starts[0] == 0, Int(starts[starts.count - 1]) == bytes.count
-    else { return nil }
-    for index in 1..<starts.count where starts[index] < starts[index - 1] { return nil }
-    for index in 1..<max(starts.count - 1, 1) {
-      let previous = UnsafeBufferPointer(
-        start: bytes.base + Int(starts[index - 1]),
-        count: Int(starts[index]) - Int(starts[index - 1]))
-      let current = UnsafeBufferPointer(
-        start: bytes.base + Int(starts[index]), count: Int(starts[index + 1]) - Int(starts[index]))
-      guard Self.compare(previous, current) < 0 else { return nil }
-    }
+    guard Self.isStrictlyAscending(bytes: bytes, starts: starts) else { return nil }
     self.init(bytes: bytes, starts: starts)
+  }
+
+  /// Whether `starts` begin at 0, never decrease and end at the end of `bytes`, and the keys
+  /// they delimit are in strictly increasing byte order.
+  ///
+  /// Neighbouring keys are compared by their first eight bytes as one big-endian word
+  /// (zero-padded, as ``head(_:)``), and byte by byte only when those tie: dictionaries
+  /// of millions of keys are checked on every open.
+  ///
+  /// - Complexity: O(n) in the keys, plus the bytes of neighbours whose heads tie.
+  static func isStrictlyAscending(bytes: Column<UInt8>, starts: Column<UInt32>) -> Bool {
+    guard starts.count >= 1, starts[0] == 0, Int(starts[starts.count - 1]) == bytes.count
+    else { return false }
+    var decreases = false
+    for index in 1..<starts.count { decreases = decreases || starts[index] < starts[index - 1] }
+    guard !decreases else { return false }
+    var previousHead: UInt64 = 0
+    for index in 0..<(starts.count - 1) {
+      let start = Int(starts[index])
+      let length = Int(starts[index + 1]) - start
+      let head: UInt64
+      if start + 8 <= bytes.count {
+        // SAFETY: the eight bytes at `start` lie within `bytes` (checked just above).
+        let word = UInt64(
+          bigEndian: UnsafeRawPointer(bytes.base + start).loadUnaligned(
+            as: UInt64.self))
+        head = length >= 8 ? word : word & ~(UInt64.max >> UInt64(length * 8))
+      } else {
+        head = Self.head(UnsafeBufferPointer(start: bytes.base + start, count: length))
+      }
+      if index > 0 {
+        if head < previousHead { return false }
+        if head == previousHead {
+          // Keys sharing their first eight bytes (long tags, phrases of one long word):
+          // the rest by `memcmp`, then the shorter first.
+          let previousStart = Int(starts[index - 1])
+          let previousLength = start - previousStart
+          let order = memcmp(
+            bytes.base + previousStart, bytes.base + start, min(previousLength, length))
+          guard order < 0 || (order == 0 && previousLength < length) else { return false }
+        }
+      }
+      previousHead = head
+    }
+    return true
+  }
+
+  /// What the keys' lookups derive from them, as an index file keeps it (format 11) so that
+  /// opening does not rebuild it. The two 65,536-entry tables are kept sparse: a dictionary
+  /// of a few words would otherwise take half a megabyte each on disk.
+  struct Tables {
+    var heads: Column<UInt64>
+    var coarseHeads: Column<UInt64>
+    /// The nonempty buckets in pair order, each `pair << 32 | first key`.
+    var buckets: Column<UInt64>
+    /// The pairs that have a table of third bytes, ascending (table `i` belongs to the
+    /// `i`-th).
+    var thirdBytePairs: Column<UInt32>
+    var thirdByteStarts: Column<UInt32>
+  }
+
+  /// The derived tables, for saving.
+  var tables: Tables {
+    var nonempty: [UInt64] = []
+    var pairs: [UInt32] = []
+    for pair in 0..<65_536 {
+      if buckets[pair] < buckets[pair + 1] {
+        nonempty.append(UInt64(pair) << 32 | UInt64(buckets[pair]))
+      }
+      if thirdByteTables[pair] != 0 { pairs.append(UInt32(pair)) }
+    }
+    return Tables(
+      heads: heads, coarseHeads: coarseHeads, buckets: Column(nonempty),
+      thirdBytePairs: Column(pairs), thirdByteStarts: thirdByteStarts)
+  }
+
+  /// The keys of `bytes` at `starts` with tables read from a file: `nil` unless the keys
+  /// pass ``init(validatingBytes:starts:)``'s checks and the tables have the sizes the keys
+  /// imply, with every range they give in order and within the keys, so that no lookup
+  /// reads out of bounds. (A head that lies gives wrong answers, not wrong reads; the
+  /// section checksums of ``IndexVerification/full`` catch it.)
+  ///
+  /// - Complexity: O(n) in the keys.
+  init?(validatingBytes bytes: Column<UInt8>, starts: Column<UInt32>, tables: Tables) {
+    guard Self.isStrictlyAscending(bytes: bytes, starts: starts) else { return nil }
+    let count = starts.count - 1
+    let headCount = (count + Self.headStride - 1) / Self.headStride
+    let ratio = Self.coarseHeadStride / Self.headStride
+    let tableCount = tables.thirdBytePairs.count
+    guard tables.heads.count == headCount,
+      tables.coarseHeads.count == (headCount + ratio - 1) / ratio,
+      tables.thirdByteStarts.count == tableCount * 257,
+      let buckets = Self.denseBuckets(tables.buckets, count: count),
+      let thirdByteTables = Self.denseTables(tables.thirdBytePairs)
+    else { return nil }
+    for table in 0..<tableCount {
+      let entries = UnsafeBufferPointer(
+        rebasing: tables.thirdByteStarts.buffer[(table * 257)..<(table * 257 + 257)])
+      guard Self.isAscending(entries, upTo: count) else { return nil }
+    }
+    self.bytes = bytes
+    self.starts = starts
+    heads = tables.heads
+    coarseHeads = tables.coarseHeads
+    self.buckets = Column(buckets)
+    self.thirdByteTables = Column(thirdByteTables)
+    thirdByteStarts = tables.thirdByteStarts
+  }
+
+  /// The 65,537 bucket starts from the nonempty buckets, or `nil` unless their pairs and
+  /// first keys strictly increase and stay below 65,536 and `count`.
+  private static func denseBuckets(_ nonempty: Column<UInt64>, count: Int) -> [UInt32]? {
+    var dense = [UInt32](repeating: UInt32(count), count: 65_537)
+    var pair = 0
+    var previous: (pair: UInt64, key: UInt64)?
+    for entry in nonempty.buffer {
+      let (entryPair, key) = (entry >> 32, entry & 0xFFFF_FFFF)
+      guard entryPair < 65_536, key < UInt64(count) else { return nil }
+      if let previous, entryPair <= previous.pair || key <= previous.key { return nil }
+      previous = (entryPair, key)
+      while pair <= Int(entryPair) {
+        dense[pair] = UInt32(key)
+        pair += 1
+      }
+    }
+    return dense
+  }
+
+  /// The 65,536 table numbers (1 + the table's index, 0 for none) from the pairs that have
+  /// tables, or `nil` unless the pairs strictly increase and stay below 65,536.
+  private static func denseTables(_ pairs: Column<UInt32>) -> [UInt32]? {
+    var dense = [UInt32](repeating: 0, count: 65_536)
+    var previous: UInt32?
+    for (index, pair) in pairs.buffer.enumerated() {
+      guard pair < 65_536, previous.map({ pair > $0 }) ?? true else { return nil }
+      dense[Int(pair)] = UInt32(index + 1)
+      previous = pair
+    }
+    return dense
+  }
+
+  /// Whether `values` never decrease and none exceeds `limit`.
+  private static func isAscending(_ values: UnsafeBufferPointer<UInt32>, upTo limit: Int) -> Bool {
+    guard let last = values.last else { return true }
+    guard Int(last) <= limit else { return false }
+    var decreases = false
+    for index in 1..<values.count { decreases = decreases || values[index] < values[index - 1] }
+    return !decreases
   }
 
   init(bytes: Column<UInt8>, starts: Column<UInt32>) {
@@ -349,6 +493,54 @@ extension SortedKeys {
         unit: UnsafeBufferPointer(rebasing: key[depth..<(depth + length)]))
       result.append(Child(keys: index..<end, scalar: scalar, length: UInt8(length)))
       index = end
+    }
+    return result
+  }
+
+  /// Children with the masks of their bytes, as an index file keeps them (format 11): five
+  /// words each, the range's bounds, the scalar with its length above bit 32, and the mask.
+  static func encode(_ children: [(child: Child, mask: ByteMask)]) -> [UInt64] {
+    children.flatMap { child, mask in
+      [
+        UInt64(child.keys.lowerBound), UInt64(child.keys.upperBound),
+        UInt64(child.scalar) | UInt64(child.length) << 32, mask.low, mask.high,
+      ]
+    }
+  }
+
+  /// The children of the node `range` (whose keys share `depth` bytes) read back from
+  /// ``encode(_:)``'s words, or `nil` unless they are in order within the node and the
+  /// first and last key of each agree on the child's bytes, so that every key between them
+  /// (the keys being sorted) continues the node with the same character.
+  ///
+  /// - Complexity: O(c) for c children.
+  func decodeChildren(_ words: Column<UInt64>, of range: Range<Int>, depth: Int)
+    -> [(child: Child, mask: ByteMask)]?
+  {
+    guard words.count % 5 == 0 else { return nil }
+    var result: [(child: Child, mask: ByteMask)] = []
+    result.reserveCapacity(words.count / 5)
+    var previousEnd = UInt64(range.lowerBound)
+    for entry in stride(from: 0, to: words.count, by: 5) {
+      let lower = words[entry]
+      let upper = words[entry + 1]
+      let length = Int(words[entry + 2] >> 32)
+      guard previousEnd <= lower, lower < upper, upper <= UInt64(range.upperBound),
+        (1...4).contains(length)
+      else { return nil }
+      let first = key(Int(lower))
+      let last = key(Int(upper) - 1)
+      guard first.count >= depth + length, last.count >= depth + length,
+        (depth..<(depth + length)).allSatisfy({ first[$0] == last[$0] })
+      else { return nil }
+      result.append(
+        (
+          Child(
+            keys: Int(lower)..<Int(upper), scalar: UInt32(truncatingIfNeeded: words[entry + 2]),
+            length: UInt8(length)),
+          ByteMask(low: words[entry + 3], high: words[entry + 4])
+        ))
+      previousEnd = upper
     }
     return result
   }

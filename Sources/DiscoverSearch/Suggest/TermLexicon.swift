@@ -73,42 +73,75 @@ final class TermLexicon: Sendable {
     self.init(keys: SortedKeys(bytes: Column(bytes), starts: Column(starts)), weights: weights)
   }
 
-  /// The lexicon of terms already sorted (as an index file keeps them), each with the
-  /// number of documents holding it.
+  /// The lexicon of terms already sorted, each with the number of documents holding it.
   ///
   /// - Precondition: `weights` has one weight per key.
   /// - Complexity: O(t) for t terms, plus the range-maximum tables.
-  init(keys: SortedKeys, weights: [UInt32]) {
+  convenience init(keys: SortedKeys, weights: [UInt32]) {
     precondition(weights.count == keys.count, "a lexicon needs one weight per term")
-    var largest: (word: UInt32, hashtag: UInt32, mention: UInt32) = (1, 1, 1)
-    for (position, weight) in weights.enumerated() {
-      switch TermLexicon.kind(firstByte: keys.key(position).first ?? 0) {
-      case .hashtag: largest.hashtag = max(largest.hashtag, weight)
-      case .user: largest.mention = max(largest.mention, weight)
-      default: largest.word = max(largest.word, weight)
-      }
-    }
-    self.keys = keys
-    frequencies = RangeMaximum(
+    let frequencies = RangeMaximum(
       weights: weights, cachedRanges: keys.nodes(minimumSize: RangeMaximum.cachedNodeSize))
-    largestFrequencies = largest
-    largestLogarithms = (
-      log1p(Double(max(largest.word, 1))), log1p(Double(max(largest.hashtag, 1))),
-      log1p(Double(max(largest.mention, 1)))
-    )
-    let keys = self.keys
-    rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
+    let rootChildren = keys.children(of: 0..<keys.count, depth: 0).map {
       ($0, ByteMask(keys: $0.keys, in: keys))
     }
-    var marked: [UInt8: (Range<Int>, [(child: SortedKeys.Child, mask: ByteMask)])] = [:]
-    for marker in [UInt8(ascii: "#"), UInt8(ascii: "@")] {
-      let range = [marker].withUnsafeBufferPointer { keys.range(withPrefix: $0) }
-      marked[marker] = (
-        range,
-        keys.children(of: range, depth: 1).map { ($0, ByteMask(keys: $0.keys, in: keys)) }
-      )
+    let markedChildren = Self.markers.map { marker in
+      keys.children(of: Self.range(of: marker, in: keys), depth: 1).map {
+        ($0, ByteMask(keys: $0.keys, in: keys))
+      }
+    }
+    self.init(
+      keys: keys, frequencies: frequencies, rootChildren: rootChildren,
+      markedChildren: markedChildren)
+  }
+
+  /// The lexicon from its parts as an index file keeps them (format 11): the children of
+  /// the root and of each of ``markers`` (in that order) with their masks.
+  ///
+  /// - Precondition: `frequencies` has one weight per key.
+  /// - Complexity: O(1) but for copying the children.
+  init(
+    keys: SortedKeys, frequencies: RangeMaximum,
+    rootChildren: [(child: SortedKeys.Child, mask: ByteMask)],
+    markedChildren: [[(child: SortedKeys.Child, mask: ByteMask)]]
+  ) {
+    precondition(frequencies.weights.count == keys.count, "a lexicon needs one weight per term")
+    precondition(markedChildren.count == Self.markers.count, "children for each marker")
+    self.keys = keys
+    self.frequencies = frequencies
+    self.rootChildren = rootChildren
+    var marked:
+      [UInt8: (range: Range<Int>, children: [(child: SortedKeys.Child, mask: ByteMask)])] = [:]
+    for (marker, children) in zip(Self.markers, markedChildren) {
+      marked[marker] = (Self.range(of: marker, in: keys), children)
     }
     markedTerms = marked
+    // Hashtags and mentions are the ranges of their markers ('#' sorts before '@'), words
+    // the rest: a range-maximum query each.
+    func largest(in ranges: [Range<Int>]) -> UInt32 {
+      ranges.filter { !$0.isEmpty }.reduce(1) {
+        max($0, frequencies.weights[frequencies.argmax($1)])
+      }
+    }
+    let hashtags = marked[UInt8(ascii: "#")]!.range
+    let mentions = marked[UInt8(ascii: "@")]!.range
+    let words = [
+      0..<hashtags.lowerBound, hashtags.upperBound..<mentions.lowerBound,
+      mentions.upperBound..<keys.count,
+    ]
+    largestFrequencies = (largest(in: words), largest(in: [hashtags]), largest(in: [mentions]))
+    largestLogarithms = (
+      log1p(Double(largestFrequencies.word)), log1p(Double(largestFrequencies.hashtag)),
+      log1p(Double(largestFrequencies.mention))
+    )
+  }
+
+  /// The first bytes of terms that name something other than words, whose children a typo
+  /// walk starts from: `#` hashtags and `@` mentions, in byte order.
+  static let markers: [UInt8] = [UInt8(ascii: "#"), UInt8(ascii: "@")]
+
+  /// The terms that start with `marker`.
+  static func range(of marker: UInt8, in keys: SortedKeys) -> Range<Int> {
+    [marker].withUnsafeBufferPointer { keys.range(withPrefix: $0) }
   }
 
   /// What a term names, by its first byte: `#` a hashtag, `@` a user, anything else a word.

@@ -31,7 +31,8 @@ import Testing
     let parsed = QueryParser.parse(sanitized, using: workspace)
     let termIDs = QueryExpansion(parsed: parsed).termIDs(of: parsed, in: snapshot.terms)
     let lengths = NameLengths(query: sanitized, workspace: workspace)
-    let groups = snapshot.termPlans(
+    // Built in memory: no list needs checking, so planning cannot throw.
+    let groups = try! snapshot.termPlans(
       in: snapshot.partition(type), termIDs: termIDs, selected: Array(parsed.terms.indices))
     return snapshot.exactNames.mayMatchExactly(
       type, in: snapshot, groups: groups, termIDs: termIDs, nameLengths: lengths.lengths(of: type),

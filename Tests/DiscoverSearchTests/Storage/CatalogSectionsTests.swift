@@ -50,9 +50,15 @@ struct CatalogSectionsTests {
     /// The exact name filter sections format 10 writes last: per type, tag keys, name
     /// terms, length counts and settings.
     static let nameFilterSectionCount = 16
+    /// The derived tables format 11 writes last: for the terms, eight tables, the root's
+    /// children and those of `#` and `@`; for the phrases, eight tables, the root's children
+    /// and the largest weights; then the default popularity pivots.
+    static let derivedSectionCount = 22
 
     /// The sections after the catalog.
-    static var trailingSectionCount: Int { suggestionSectionCount + nameFilterSectionCount }
+    static var trailingSectionCount: Int {
+      suggestionSectionCount + nameFilterSectionCount + derivedSectionCount
+    }
 
     /// The offset in ``sections`` of section `index` counted from the end of the catalog
     /// sections (1 is the last of them, just before the suggestion sections).
@@ -70,7 +76,12 @@ struct CatalogSectionsTests {
 
     /// Exact name filter section `index` (0 for the videos' tag keys; 4 per type).
     func nameFilterSection(_ index: Int) -> Int {
-      sections.count - Self.nameFilterSectionCount + index
+      sections.count - Self.derivedSectionCount - Self.nameFilterSectionCount + index
+    }
+
+    /// Derived table section `index` (0 for the terms' heads).
+    func derivedSection(_ index: Int) -> Int {
+      sections.count - Self.derivedSectionCount + index
     }
 
     /// The value at byte `offset` of the file.
@@ -78,8 +89,8 @@ struct CatalogSectionsTests {
       Self.load(T.self, bytes, at: offset)
     }
 
-    /// Rewrites the file without its exact name filter sections and its last suggestion
-    /// sections (all but the first `kept`), with `version` in its header, as a file of that
+    /// Rewrites the file without its derived tables, exact name filter sections and its last
+    /// suggestion sections (all but the first `kept`), with `version` in its header, as a file of that
     /// version would be: the sections that remain, a new table and footer.
     mutating func dropSuggestionSections(settingVersion version: UInt32, keeping kept: Int = 0)
       throws
@@ -90,6 +101,13 @@ struct CatalogSectionsTests {
     /// Rewrites the file without its exact name filter sections, as format 9 wrote it.
     mutating func dropNameFilterSections(settingVersion version: UInt32) throws {
       try dropTrailingSections(settingVersion: version, keeping: Self.suggestionSectionCount)
+    }
+
+    /// Rewrites the file without its derived tables, as format 10 wrote it.
+    mutating func dropDerivedSections(settingVersion version: UInt32) throws {
+      try dropTrailingSections(
+        settingVersion: version,
+        keeping: Self.suggestionSectionCount + Self.nameFilterSectionCount)
     }
 
     /// Rewrites the file keeping the first `kept` sections after the catalog.
