@@ -108,6 +108,10 @@ struct BenchmarkReport {
           "\(TextFormatting.grouped(Int(live.countUpdatesPerSecond.rounded()))) /s"
         ),
         ("publish 100,000 count updates", "\(number(live.countPublish100kMillis, 1)) ms"),
+        (
+          "the same, of 100,000 distinct videos",
+          "\(number(live.countPublishDistinctMillis, 1)) ms"
+        ),
       ]
     }
     return "\n" + Self.markdownTable(header: ("measure", "value"), rows: rows)

@@ -88,6 +88,13 @@ public final class DiscoverIndex: Sendable {
   /// The number of documents of every type.
   public var documentCount: Int { snapshot.documentCount }
 
+  /// The ids of up to `limit` documents of `type`, most popular first: for the benchmark,
+  /// which updates the counts of documents it did not add.
+  package func documentIDs(of type: SearchResultType, limit: Int) -> [String] {
+    let ids = snapshot.partition(type).ids
+    return (0..<min(limit, ids.count)).map { ids.string(at: $0) }
+  }
+
   /// The number of documents of one type.
   public func documentCount(of type: SearchResultType) -> Int {
     snapshot.partition(type).documentCount

@@ -91,6 +91,66 @@ enum DocumentRecord {
     }
   }
 
+  /// Appends to `bytes` the record `record` with new counts: those `update` sets, then, for
+  /// a video, `added` views and likes (held at `Int.max`). Every other byte is copied, and
+  /// strings are skipped rather than decoded: applying count updates costs a walk of each
+  /// record instead of a decoding and an encoding of the whole document.
+  ///
+  /// - Throws: ``RecordDamage`` as ``decode(_:)`` would for the fields before the counts.
+  static func appendPatchingCounts(
+    of record: UnsafeBufferPointer<UInt8>, set update: CountUpdate?, adding added: SIMD2<Int>?,
+    to bytes: inout [UInt8]
+  ) throws(RecordDamage) {
+    var reader = RecordReader(bytes: record)
+    let kind = try reader.byte()
+    // The fields before the counts, per kind: strings, optional strings, a list of strings.
+    switch kind {
+    case 0:
+      try reader.skipStrings(2)
+      try reader.skipOptionalStrings(1)
+      try reader.skipStrings(try reader.count())
+      try reader.skipOptionalStrings(3)
+    case 1:
+      try reader.skipStrings(2)
+      try reader.skipOptionalStrings(2)
+    case 2:
+      try reader.skipStrings(2)
+      try reader.skipOptionalStrings(1)
+    case 3:
+      try reader.skipStrings(2)
+      try reader.skipOptionalStrings(1)
+    default:
+      // Effects have no count an update changes.
+      bytes.append(contentsOf: record)
+      return
+    }
+    let countsStart = reader.offset
+    // Videos: views and likes; users: followers; hashtags: views and videos; sounds: videos.
+    var first = try reader.count()
+    var second = kind == 0 || kind == 2 ? try reader.count() : nil
+    let rest = reader.offset
+    switch kind {
+    case 0:
+      first = update?.viewCount ?? first
+      second = update?.likeCount ?? second
+      if let added, let likes = second {
+        first = DocumentStoreBuilder.adding(first, added[0])
+        second = DocumentStoreBuilder.adding(likes, added[1])
+      }
+    case 1:
+      first = update?.followerCount ?? first
+    case 2:
+      first = update?.viewCount ?? first
+      second = update?.videoCount ?? second
+    default:
+      first = update?.videoCount ?? first
+    }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: record[..<countsStart]))
+    appendVarint(UInt64(first), to: &bytes)
+    if let second { appendVarint(UInt64(second), to: &bytes) }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: record[rest...]))
+  }
+
   /// The document a record holds.
   ///
   /// - Throws: ``RecordDamage`` when the bytes are not one whole record: an unknown kind, a
@@ -203,6 +263,24 @@ struct RecordReader {
 
   mutating func string() throws(RecordDamage) -> String {
     try text(length: try count())
+  }
+
+  /// Skips `count` strings.
+  mutating func skipStrings(_ count: Int) throws(RecordDamage) {
+    for _ in 0..<count { try skip(try self.count()) }
+  }
+
+  /// Skips `count` optional strings.
+  mutating func skipOptionalStrings(_ count: Int) throws(RecordDamage) {
+    for _ in 0..<count {
+      let stored = try self.count()
+      if stored > 0 { try skip(stored - 1) }
+    }
+  }
+
+  private mutating func skip(_ length: Int) throws(RecordDamage) {
+    guard length <= bytes.count - offset else { throw RecordDamage("a string runs past its end") }
+    offset += length
   }
 
   mutating func optionalString() throws(RecordDamage) -> String? {

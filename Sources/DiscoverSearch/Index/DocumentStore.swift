@@ -150,22 +150,26 @@ struct DocumentStoreBuilder {
     return document(at: entry)
   }
 
+  /// Calls `body` with the bytes of `record`, in a sealed chunk or the open one.
+  private func withBytes<R>(of record: StoredRecord, _ body: (UnsafeBufferPointer<UInt8>) -> R)
+    -> R
+  {
+    if Int(record.chunk) < sealed.count {
+      return StoredDocuments.withBytes(of: record, in: sealed, body)
+    }
+    // SAFETY: the record was appended to the open chunk, which only grows until sealed.
+    assert(
+      Int(record.offset) + Int(record.length) <= open.count, "a stored record past its chunk")
+    return open.withUnsafeBufferPointer { buffer in
+      body(
+        UnsafeBufferPointer(
+          rebasing: buffer[Int(record.offset)..<Int(record.offset + record.length)]))
+    }
+  }
+
   /// The document of entry `entry`, with its pending count updates.
   private mutating func document(at entry: UInt32) -> Document? {
-    let record = records[Int(entry)]
-    let decoded: Document?
-    if Int(record.chunk) < sealed.count {
-      decoded = StoredDocuments.withBytes(of: record, in: sealed) { try? DocumentRecord.decode($0) }
-    } else {
-      // SAFETY: the record was appended to the open chunk, which only grows until sealed.
-      assert(
-        Int(record.offset) + Int(record.length) <= open.count, "a stored record past its chunk")
-      decoded = open.withUnsafeBufferPointer { buffer in
-        try? DocumentRecord.decode(
-          UnsafeBufferPointer(
-            rebasing: buffer[Int(record.offset)..<Int(record.offset + record.length)]))
-      }
-    }
+    let decoded = withBytes(of: records[Int(entry)]) { try? DocumentRecord.decode($0) }
     // A record this store encoded or checked always decodes.
     guard var document = decoded else { return nil }
     pendingCounts[entry]?.apply(to: &document)
@@ -232,17 +236,27 @@ struct DocumentStoreBuilder {
     return overflows ? Int.max : sum
   }
 
-  /// Writes every pending count update into its document's record.
+  /// Writes every pending count update into its document's record, patching the counts of
+  /// each record in a copy (``DocumentRecord/appendPatchingCounts(of:set:adding:to:)``).
   ///
-  /// - Complexity: O(*d*) in the text of the documents that got updates.
+  /// - Complexity: O(*d*) in the bytes of the documents that got updates.
   mutating func applyCountUpdates() {
     guard !pendingCounts.isEmpty || !pendingIncrements.isEmpty else { return }
-    for entry in Set(pendingCounts.keys).union(pendingIncrements.keys).sorted() {
-      guard let document = document(at: entry) else { continue }
-      encoded.removeAll(keepingCapacity: true)
-      DocumentRecord.encode(document, into: &encoded)
+    var entries = Array(pendingCounts.keys)
+    entries += pendingIncrements.keys.lazy.filter { self.pendingCounts[$0] == nil }
+    var patched: [UInt8] = []
+    for entry in entries.sorted() {
+      patched.removeAll(keepingCapacity: true)
+      let update = pendingCounts[entry]
+      let added = pendingIncrements[entry]
+      // A record this store encoded or checked always walks.
+      let isPatched = withBytes(of: records[Int(entry)]) { record in
+        (try? DocumentRecord.appendPatchingCounts(
+          of: record, set: update, adding: added, to: &patched)) != nil
+      }
+      guard isPatched else { continue }
       let previous = records[Int(entry)]
-      records[Int(entry)] = append(encoded)
+      records[Int(entry)] = append(patched)
       forgottenBytes += DocumentFile.framedSize(of: Int(previous.length))
     }
     pendingCounts.removeAll()

@@ -10,6 +10,12 @@ extension IndexWriter {
   ///
   /// - Complexity: O(t + v) for t tokens and v distinct terms.
   func makeSnapshot() throws -> IndexSnapshot {
+    try makeSnapshotAndOrders().snapshot
+  }
+
+  /// ``makeSnapshot()``, with the order each type's documents were numbered in (video,
+  /// user, hashtag, sound), which a publish of count changes alone reuses.
+  func makeSnapshotAndOrders() throws -> (snapshot: IndexSnapshot, orders: [DocumentOrder]) {
     let textColumns =
       builders.flatMap { [$0.ids, $0.titles] }
       + [userDisplayNames, hashtagDescriptions, soundArtists, effectIDs, effectNames]
@@ -88,10 +94,11 @@ extension IndexWriter {
     let effectColumns = EffectColumns(
       ids: effectIDs.build(), names: effectNames.build(), thumbnails: effectThumbnails.build(),
       useCounts: IntegerColumn(effectUseCounts))
-    return IndexSnapshot(
+    let snapshot = IndexSnapshot(
       configuration: configuration, terms: terms.makeTable(), partitions: partitions,
       videos: videos, users: users, hashtags: hashtags, sounds: soundColumns,
       effects: effectColumns)
+    return (snapshot, orders)
   }
 
   /// Each video's effect in snapshot order, as ``VideoColumns/effects`` keeps them: the

@@ -28,6 +28,12 @@ public struct IndexWriter {
   /// Whether every document held is analyzed below, in the store's order; after a delete
   /// or an update the analysis is dropped, and publishing redoes it.
   var analysisIsCurrent = true
+  /// The snapshot this writer published last and the orders it numbered documents in,
+  /// while no document was added, updated or deleted since: a publish of count changes
+  /// alone derives its snapshot from it (``IndexSnapshot/replacingCounts(_:)``).
+  private var countBase: (snapshot: IndexSnapshot, orders: [DocumentOrder])?
+  /// Which counts changed since ``countBase`` was published.
+  private var changedCounts = CountKinds()
 
   var terms = TermInterner()
   /// Occurrences of all words of running text (titles, descriptions, names), the vocabulary
@@ -130,6 +136,7 @@ public struct IndexWriter {
       throw Self.duplicateID(document.id)
     }
     store.store(document)
+    countBase = nil
     hasUncommittedChanges = true
   }
 
@@ -148,6 +155,7 @@ public struct IndexWriter {
     try Self.validate(document)
     dropAnalysis()
     store.store(document)
+    countBase = nil
     hasUncommittedChanges = true
     return true
   }
@@ -161,6 +169,7 @@ public struct IndexWriter {
     guard store.contains(id: id) else { return false }
     dropAnalysis()
     store.remove(id: id)
+    countBase = nil
     hasUncommittedChanges = true
     return true
   }
@@ -202,6 +211,7 @@ public struct IndexWriter {
         continue
       }
       if analysisIsCurrent { addCounts(added, toVideo: event.videoID) }
+      changedCounts.insert([.videoViews, .videoLikes])
       applied += 1
     }
     if applied > 0 { hasUncommittedChanges = true }
@@ -226,15 +236,33 @@ public struct IndexWriter {
     let number = Int(location & ((1 << Self.locationNumberBits) - 1))
     switch DocumentKind.allCases[Int(location >> Self.locationNumberBits)] {
     case .video:
-      if let views = update.viewCount { videoViews[number] = views }
-      if let likes = update.likeCount { videoLikes[number] = likes }
+      if let views = update.viewCount {
+        videoViews[number] = views
+        changedCounts.insert(.videoViews)
+      }
+      if let likes = update.likeCount {
+        videoLikes[number] = likes
+        changedCounts.insert(.videoLikes)
+      }
     case .user:
-      if let followers = update.followerCount { userFollowers[number] = followers }
+      if let followers = update.followerCount {
+        userFollowers[number] = followers
+        changedCounts.insert(.userFollowers)
+      }
     case .hashtag:
-      if let views = update.viewCount { hashtagViews[number] = views }
-      if let videos = update.videoCount { hashtagVideos[number] = videos }
+      if let views = update.viewCount {
+        hashtagViews[number] = views
+        changedCounts.insert(.hashtagViews)
+      }
+      if let videos = update.videoCount {
+        hashtagVideos[number] = videos
+        changedCounts.insert(.hashtagVideos)
+      }
     case .sound:
-      if let videos = update.videoCount { soundVideos[number] = videos }
+      if let videos = update.videoCount {
+        soundVideos[number] = videos
+        changedCounts.insert(.soundVideos)
+      }
     case .effect:
       break
     }
@@ -539,6 +567,10 @@ public struct IndexWriter {
   /// - Throws: ``SearchError/Code/invalidArgument`` if the writer was not made by
   ///   ``DiscoverIndex/makeWriter()``, or the collection is too large for one index.
   /// - Complexity: O(t) in the tokens of the documents held: the snapshot is built whole.
+  ///   When only counts changed since this writer's last publish or commit, O(n) in the
+  ///   documents of the types whose counts changed: their count columns are made anew and
+  ///   everything else is shared (documents keep their numbers until the next full build
+  ///   orders them by popularity again).
   public mutating func publish() throws {
     guard let target else { throw Self.noIndex }
     target.publish(try makeSnapshotWithDocuments())
@@ -578,13 +610,40 @@ public struct IndexWriter {
     return DiscoverIndex(snapshot: try copy.makeSnapshotWithDocuments())
   }
 
-  /// A snapshot of every document held, which keeps their lines for the next writer.
+  /// A snapshot of every document held, which keeps their records for the next writer.
+  ///
+  /// When only counts changed since this writer's last snapshot, the snapshot is that one
+  /// with new count columns (``IndexSnapshot/replacingCounts(_:)``) instead of a new build.
   mutating func makeSnapshotWithDocuments() throws -> IndexSnapshot {
-    try analyzeIfNeeded()
-    store.applyCountUpdates()
-    let snapshot = try makeSnapshot()
+    let snapshot: IndexSnapshot
+    if let base = countBase, analysisIsCurrent {
+      store.applyCountUpdates()
+      snapshot = base.snapshot.replacingCounts(countColumns(in: base.orders))
+      countBase = (snapshot, base.orders)
+    } else {
+      try analyzeIfNeeded()
+      store.applyCountUpdates()
+      let built = try makeSnapshotAndOrders()
+      snapshot = built.snapshot
+      countBase = built
+    }
+    changedCounts = []
     snapshot.documents.value = .memory(store.published())
     return snapshot
+  }
+
+  /// The count columns that changed since ``countBase``, in the snapshot order `orders`.
+  private func countColumns(in orders: [DocumentOrder]) -> CountColumns {
+    func column(_ kind: CountKinds, _ values: [Int], _ type: SearchResultType) -> IntegerColumn? {
+      changedCounts.contains(kind) ? IntegerColumn(orders[type.index].apply(values)) : nil
+    }
+    return CountColumns(
+      videoViews: column(.videoViews, videoViews, .video),
+      videoLikes: column(.videoLikes, videoLikes, .video),
+      userFollowers: column(.userFollowers, userFollowers, .user),
+      hashtagViews: column(.hashtagViews, hashtagViews, .hashtag),
+      hashtagVideos: column(.hashtagVideos, hashtagVideos, .hashtag),
+      soundVideos: column(.soundVideos, soundVideos, .sound))
   }
 
   // MARK: - Adding
@@ -882,4 +941,15 @@ private struct ReferenceLookup {
   func prefetchBytes(table: DocumentIDTable) {
     if let candidate { table.prefetchBytes(of: candidate) }
   }
+}
+
+/// Which count columns changed since a writer's last snapshot.
+struct CountKinds: OptionSet {
+  let rawValue: UInt8
+  static let videoViews = CountKinds(rawValue: 1 << 0)
+  static let videoLikes = CountKinds(rawValue: 1 << 1)
+  static let userFollowers = CountKinds(rawValue: 1 << 2)
+  static let hashtagViews = CountKinds(rawValue: 1 << 3)
+  static let hashtagVideos = CountKinds(rawValue: 1 << 4)
+  static let soundVideos = CountKinds(rawValue: 1 << 5)
 }

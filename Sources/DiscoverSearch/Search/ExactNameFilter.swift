@@ -242,6 +242,13 @@ final class ExactNameFilterCache: Sendable {
     filters.withLock { filters in filters = loaded.map { $0 } }
   }
 
+  /// Gives `other` the filters built here: for a snapshot with the same documents and
+  /// text (names do not depend on counts).
+  func share(with other: ExactNameFilterCache) {
+    let built = filters.withLock { $0 }
+    other.filters.withLock { $0 = built }
+  }
+
   /// Builds every type's filter that is not built yet.
   func prepare(_ snapshot: IndexSnapshot) {
     filters.withLock { filters in

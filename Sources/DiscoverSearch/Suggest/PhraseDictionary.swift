@@ -171,6 +171,32 @@ final class PhraseDictionary: Sendable {
     largestLogarithms = largestWeights.map { log1p(Double($0)) }
   }
 
+  /// The same entries weighed by new counts: display names by `followers` of their users,
+  /// sound titles and artists by `soundVideos` of their sounds (snapshot numbers); title
+  /// word pairs keep theirs. For a publish that changed only counts (``IndexWriter``): a key
+  /// that several users or sounds share keeps the one it named when the dictionary was
+  /// built, where a new build takes the one with the largest count.
+  ///
+  /// - Complexity: O(n) in the entries, plus the range-maximum tables.
+  func reweighted(followers: IntegerColumn, soundVideos: IntegerColumn) -> PhraseDictionary {
+    var newWeights = Array(weights.weights.buffer)
+    var largest = [UInt32](repeating: 1, count: 4)
+    for position in newWeights.indices {
+      let target = Int(targets[position])
+      switch source(at: position) {
+      case .titlePair: break
+      case .displayName: newWeights[position] = UInt32(clamping: max(followers[target], 0))
+      case .soundTitle, .soundArtist:
+        newWeights[position] = UInt32(clamping: max(soundVideos[target], 0))
+      }
+      let source = Int(sources[position])
+      largest[source] = max(largest[source], newWeights[position])
+    }
+    return PhraseDictionary(
+      keys: keys, weights: RangeMaximum(weights: newWeights, cachedRanges: weights.cachedRanges),
+      sources: sources, targets: targets, rootChildren: rootChildren, largestWeights: largest)
+  }
+
   var byteCount: Int {
     keys.byteCount + weights.byteCount + sources.byteCount + targets.byteCount
       + rootChildren.count * (MemoryLayout<SortedKeys.Child>.stride + 16)

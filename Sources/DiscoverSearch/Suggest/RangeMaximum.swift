@@ -157,6 +157,11 @@ struct RangeMaximum: Sendable {
     return values.isEmpty || largest < limit
   }
 
+  /// The ranges whose best positions are cached, in no particular order.
+  var cachedRanges: [Range<Int>] {
+    cachedStarts.keys.map { Int($0 >> 32)..<Int($0 & 0xFFFF_FFFF) }
+  }
+
   /// How many ranges have their best positions cached.
   var cachedRangeCount: Int { cachedStarts.count }
 

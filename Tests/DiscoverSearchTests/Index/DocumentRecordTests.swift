@@ -40,6 +40,69 @@ struct DocumentRecordTests {
     }
   }
 
+  /// Patching a record's counts gives the bytes of the document with the counts applied
+  /// (set, then views and likes added), for every kind, every count set or not, and counts
+  /// whose varints change length; a damaged record is refused, not patched.
+  @Test func patchedCountsMatchTheDocumentEncodedAgain() throws {
+    let values: [Int?] = [nil, 0, 127, 128, 1 << 40, Int.max]
+    for document in Self.documents {
+      let bytes = Self.record(document)
+      for first in values {
+        for second in values.prefix(4) {
+          for added in [nil, SIMD2(1, 0), SIMD2(200, Int.max)] {
+            let update = CountUpdate(
+              id: document.id, viewCount: first, likeCount: second, followerCount: first,
+              videoCount: second)
+            var patched: [UInt8] = []
+            try bytes.withUnsafeBufferPointer {
+              try DocumentRecord.appendPatchingCounts(
+                of: $0, set: update, adding: added, to: &patched)
+            }
+            var expected = document
+            update.apply(to: &expected)
+            if let added, case .video(var video) = expected {
+              video.viewCount = DocumentStoreBuilder.adding(video.viewCount, added[0])
+              video.likeCount = DocumentStoreBuilder.adding(video.likeCount, added[1])
+              expected = .video(video)
+            }
+            #expect(
+              patched == Self.record(expected),
+              "\(document.id) \(update) \(String(describing: added))")
+          }
+        }
+      }
+      for length in 0..<bytes.count where bytes[0] != 4 {
+        var patched: [UInt8] = []
+        let cut = Array(bytes.prefix(length))
+        let refused = cut.withUnsafeBufferPointer {
+          (try? DocumentRecord.appendPatchingCounts(
+            of: $0, set: nil, adding: nil, to: &patched)) == nil
+        }
+        // Cut within the counts or before them: refused; within what follows, copied as is.
+        if length < bytes.count - Self.bytesAfterCounts(document) {
+          #expect(refused, "\(document.id) cut at \(length)")
+        }
+      }
+    }
+  }
+
+  /// The bytes a record holds after its last count.
+  static func bytesAfterCounts(_ document: Document) -> Int {
+    switch document {
+    case .video(let video):
+      (video.createdAt == nil ? 1 : 9) + Self.optionalLength(video.thumbnailURL)
+    case .user: 1
+    default: 0
+    }
+  }
+
+  static func optionalLength(_ string: String?) -> Int {
+    guard let string else { return 1 }
+    var bytes: [UInt8] = []
+    DocumentRecord.appendVarint(UInt64(string.utf8.count + 1), to: &bytes)
+    return bytes.count + string.utf8.count
+  }
+
   @Test func truncatedAndExtendedRecordsAreRefused() {
     for document in Self.documents {
       let bytes = Self.record(document)

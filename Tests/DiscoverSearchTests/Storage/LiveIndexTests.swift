@@ -593,6 +593,66 @@ struct LiveIndexTests {
     for id in ids.prefix(50) { #expect(store.document(id: id) == model[id]) }
   }
 
+  /// A publish after count changes alone keeps the postings, text and name filters of the
+  /// last one (only the count columns are new) and still answers as a fresh build: hits,
+  /// totals and completions, with followers and sound video counts reweighing the phrase
+  /// completions; a commit makes it durable, and an add brings back a full build.
+  @Test func countOnlyPublishesShareTheIndexAndAnswerAsFreshBuilds() throws {
+    let pool = try RealCorpus.load().documents.enumerated()
+      .filter { $0.offset % 29 == 0 }.map(\.element)
+    var model = Dictionary(uniqueKeysWithValues: pool.map { ($0.id, $0) })
+    try PersistenceTests.withTemporaryDirectory { directory in
+      try DiscoverIndex.build(from: pool).save(to: directory)
+      let index = try DiscoverIndex.open(at: directory)
+      var writer = try index.makeWriter()
+      try writer.publish()
+      var random = SplitMix64(seed: 17)
+      let ids = model.keys.sorted()
+      let words = Self.queryWords(pool).prefix(16)
+      for round in 0..<4 {
+        let before = index.snapshot
+        for _ in 0..<200 {
+          let id = ids[Int(random.next() % UInt64(ids.count))]
+          guard let update = Self.countUpdate(for: model[id]!, random: &random) else { continue }
+          try writer.updateCounts(update)
+          update.apply(to: &model[id]!)
+        }
+        if round == 3 { try writer.commit() } else { try writer.publish() }
+        let after = index.snapshot
+        #expect(after !== before)
+        #expect(
+          after.partitions.map(ObjectIdentifier.init)
+            == before.partitions.map(ObjectIdentifier.init))
+        let fresh = try DiscoverIndex.build(from: model.values.sorted { $0.id < $1.id })
+        for word in words {
+          for tab in [SearchTab.top, .videos, .users, .sounds] {
+            let live = try index.search(word, in: tab, limit: 30)
+            let built = try fresh.search(word, in: tab, limit: 30)
+            #expect(live.totalHits == built.totalHits, "\(word) \(tab) round \(round)")
+            #expect(
+              Self.rankedBeyondTies(live) == Self.rankedBeyondTies(built),
+              "\(word) \(tab) round \(round)")
+          }
+        }
+        for prefix in ["a", "th", "mi", "ta", "the ", "@a"] {
+          let live = try index.suggestions(forPrefix: prefix, limit: 10).map(\.text)
+          let built = try fresh.suggestions(forPrefix: prefix, limit: 10).map(\.text)
+          #expect(live == built, "\(prefix) round \(round)")
+        }
+      }
+      let reopened = try DiscoverIndex.open(at: directory)
+      for word in words {
+        #expect(
+          try reopened.search(word).results.map(\.id) == index.search(word).results.map(\.id))
+      }
+      // A structural change: the next publish builds anew.
+      let shared = index.snapshot.partitions.map(ObjectIdentifier.init)
+      try writer.add(Video(id: "count-fresh", title: "a fresh video"))
+      try writer.publish()
+      #expect(index.snapshot.partitions.map(ObjectIdentifier.init) != shared)
+    }
+  }
+
   /// Words of the pool's titles, for queries and new titles.
   static func queryWords(_ pool: [Document]) -> [String] {
     var words: [String] = []
