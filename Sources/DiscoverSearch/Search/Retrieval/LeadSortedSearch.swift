@@ -19,19 +19,17 @@ struct LeadSortedSearch {
   /// The bitmap of each group after the first.
   private let bitmaps: [Int]
 
-  /// Prepares the search, or returns `nil` when it does not apply: fewer than two terms,
-  /// alternatives, or a term after the rarest without a bitmap.
-  init?(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
-    guard groups.count >= 2, groups.allSatisfy({ $0.alternatives.count == 1 }) else {
-      return nil
-    }
+  /// Prepares the search.
+  ///
+  /// - Precondition: ``RetrievalPlanner/leadSortedApplies(to:)``.
+  init(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
+    precondition(
+      groups.count >= 2 && groups.allSatisfy({ $0.alternatives.count == 1 }),
+      "a lead-sorted search needs two terms or more, one alternative each")
     let postings = partition.postings
-    var bitmaps: [Int] = []
-    for group in groups.dropFirst() {
-      guard let bitmap = postings.bitmapIndex(ofList: group.alternatives[0].listIndex) else {
-        return nil
-      }
-      bitmaps.append(bitmap)
+    let bitmaps = groups.dropFirst().map { group in
+      // The planner checked that these terms have bitmaps.
+      postings.bitmapIndex(ofList: group.alternatives[0].listIndex)!
     }
     self.partition = partition
     self.scorer = scorer

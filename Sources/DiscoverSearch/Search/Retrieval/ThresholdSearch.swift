@@ -75,12 +75,14 @@ struct ThresholdSearch {
   /// impacts, and the count is the document frequency.
   private var isSingleTerm: Bool { alternatives.count == 1 }
 
-  /// Prepares the search, or returns `nil` when it does not apply: some alternative has no
-  /// impact order, or (for several terms or alternatives) no bitmap for random access, or
-  /// the field weights differ from those the impacts were computed with.
-  init?(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
+  /// Prepares the search.
+  ///
+  /// - Precondition: ``RetrievalPlanner/thresholdApplies(to:)``.
+  init(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
     let postings = partition.postings
-    guard scorer.weights == postings.impactWeights, !groups.isEmpty else { return nil }
+    precondition(
+      scorer.weights == postings.impactWeights && !groups.isEmpty,
+      "a threshold search needs the impacts' weights and a term")
     self.postings = postings
     self.scorer = scorer
     self.blend = blend
@@ -88,13 +90,13 @@ struct ThresholdSearch {
     fieldCount = partition.fieldCount
     let isSingle = groups.count == 1 && groups[0].alternatives.count == 1
     for group in groups {
-      guard !group.alternatives.isEmpty else { return nil }
       for alternative in group.alternatives {
         let list = postings.lists[alternative.listIndex]
-        guard let range = postings.impactRange(ofList: alternative.listIndex), !range.isEmpty
-        else { return nil }
+        let range = postings.impactRange(ofList: alternative.listIndex) ?? 0..<0
         let bitmap = postings.bitmapIndex(ofList: alternative.listIndex)
-        guard bitmap != nil || isSingle else { return nil }
+        precondition(
+          !range.isEmpty && (bitmap != nil || isSingle),
+          "a threshold search needs impact orders, and bitmaps for several terms")
         alternatives.append(
           Alternative(
             bitmap: bitmap.map { postings.bitmaps.base + $0 * postings.bitmapWordCount },
