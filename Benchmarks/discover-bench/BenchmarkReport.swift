@@ -112,6 +112,10 @@ struct BenchmarkReport {
           "the same, of 100,000 distinct videos",
           "\(number(live.countPublishDistinctMillis, 1)) ms"
         ),
+        (
+          "first completion after a publish",
+          "\(number(live.firstCompletionAfterPublishMillis, 1)) ms"
+        ),
       ]
     }
     return "\n" + Self.markdownTable(header: ("measure", "value"), rows: rows)
