@@ -113,7 +113,11 @@ struct BenchmarkReport {
           "\(number(live.countPublishDistinctMillis, 1)) ms"
         ),
         (
-          "first completion after a publish",
+          "first search as you type after a publish",
+          "\(number(live.firstPrefixSearchAfterPublishMillis, 1)) ms"
+        ),
+        (
+          "then the first completion",
           "\(number(live.firstCompletionAfterPublishMillis, 1)) ms"
         ),
       ]

@@ -36,8 +36,10 @@ struct LiveWorkload {
     /// Publishing 100,000 count updates of as many distinct videos (the updates above
     /// cycle over the 5,000 videos the writer added); not in the contract's JSON.
     var countPublishDistinctMillis: Double
-    /// The first completion after a publish of new documents, which builds the completion
-    /// structures of the new snapshot; not in the contract's JSON.
+    /// The first search as you type after a publish of new documents, which builds the new
+    /// snapshot's lexicon, then the first completion, which builds its phrase dictionary;
+    /// not in the contract's JSON.
+    var firstPrefixSearchAfterPublishMillis: Double
     var firstCompletionAfterPublishMillis: Double
   }
 
@@ -85,6 +87,11 @@ struct LiveWorkload {
       publishMillis.append(Double(Measurement.now() - start) / 1e6)
       added += videos
     }
+    // A search as you type first (it needs the lexicon alone), then a completion (the
+    // phrase dictionary too).
+    let prefixStart = Measurement.now()
+    _ = try index.search(firstPrefix, limit: 10, matching: .asYouType)
+    let prefixSearchAfterPublish = Double(Measurement.now() - prefixStart) / 1e6
     let completionStart = Measurement.now()
     _ = try index.suggestions(forPrefix: firstPrefix, limit: 10)
     let completionAfterPublish = Double(Measurement.now() - completionStart) / 1e6
@@ -120,6 +127,7 @@ struct LiveWorkload {
       countUpdatesPerSecond: Double(Self.countUpdates) / countSeconds,
       countPublish100kMillis: publishMillis100k,
       countPublishDistinctMillis: Double(Measurement.now() - distinctStart) / 1e6,
+      firstPrefixSearchAfterPublishMillis: prefixSearchAfterPublish,
       firstCompletionAfterPublishMillis: completionAfterPublish)
   }
 

@@ -47,13 +47,13 @@ extension IndexSnapshot {
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
       users: users, hashtags: hashtags, sounds: sounds, effects: effects)
     exactNames.share(with: snapshot.exactNames)
-    if let (lexicon, phrases) = suggestionCache.stored {
-      let weighed =
-        columns.userFollowers == nil && columns.soundVideos == nil
-        ? phrases
-        : phrases.reweighted(followers: users.followerCounts, soundVideos: sounds.videoCounts)
-      snapshot.suggestionCache.store(lexicon: lexicon, phrases: weighed)
-    }
+    // The lexicon weighs terms by their documents, which counts do not change.
+    let (lexicon, phrases) = suggestionCache.parts
+    let weighed =
+      columns.userFollowers == nil && columns.soundVideos == nil
+      ? phrases
+      : phrases?.reweighted(followers: users.followerCounts, soundVideos: sounds.videoCounts)
+    snapshot.suggestionCache.store(lexicon: lexicon, phrases: weighed)
     return snapshot
   }
 }

@@ -91,38 +91,60 @@ public struct SuggestOptions: Sendable, Hashable {
   }
 }
 
-/// The completion structures of a snapshot, built on first use.
+/// The completion structures of a snapshot, each built on first use.
+///
+/// The lexicon and the phrase dictionary are built apart: a prefix or typo search needs the
+/// lexicon only, which costs about a sixth of the two (the phrase dictionary tokenizes every
+/// title again), so after a publish such a search does not wait for the phrases.
 final class SuggestionCache: Sendable {
-  private let built = Lock<(lexicon: TermLexicon, phrases: PhraseDictionary)?>(nil)
+  private let builtLexicon = Lock<TermLexicon?>(nil)
+  private let builtPhrases = Lock<PhraseDictionary?>(nil)
 
-  /// The lexicon and phrase dictionary, built now if they are not yet (concurrent first
+  /// The lexicon and phrase dictionary, built now where they are not yet (concurrent first
   /// callers wait for one build).
   func structures(of snapshot: IndexSnapshot) -> (lexicon: TermLexicon, phrases: PhraseDictionary) {
-    built.withLock { built in
+    // Always the phrases' lock before the lexicon's (``lexicon(of:)`` takes only the
+    // lexicon's), so no two callers wait for each other.
+    let phrases = builtPhrases.withLock { built in
       if let built { return built }
-      let made = (TermLexicon(snapshot: snapshot), PhraseDictionary(snapshot: snapshot))
+      let made = PhraseDictionary(snapshot: snapshot)
+      built = made
+      return made
+    }
+    return (lexicon(of: snapshot), phrases)
+  }
+
+  /// Keeps structures read from an index file or shared by a snapshot of the same text, so
+  /// that no call builds them (`nil` leaves one to be built on first use).
+  func store(lexicon: TermLexicon?, phrases: PhraseDictionary?) {
+    builtPhrases.withLock { $0 = phrases }
+    builtLexicon.withLock { $0 = lexicon }
+  }
+
+  /// Each structure, if built or stored.
+  var parts: (lexicon: TermLexicon?, phrases: PhraseDictionary?) {
+    (builtLexicon.withLock { $0 }, builtPhrases.withLock { $0 })
+  }
+
+  /// The structures, if both are built or stored.
+  var stored: (lexicon: TermLexicon, phrases: PhraseDictionary)? {
+    let (lexicon, phrases) = parts
+    guard let lexicon, let phrases else { return nil }
+    return (lexicon, phrases)
+  }
+
+  /// The lexicon alone, built now if it is not yet.
+  func lexicon(of snapshot: IndexSnapshot) -> TermLexicon {
+    builtLexicon.withLock { built in
+      if let built { return built }
+      let made = TermLexicon(snapshot: snapshot)
       built = made
       return made
     }
   }
 
-  /// Keeps structures read from an index file, so that no call builds them.
-  func store(lexicon: TermLexicon, phrases: PhraseDictionary) {
-    built.withLock { $0 = (lexicon, phrases) }
-  }
-
-  /// The structures, if built or stored.
-  var stored: (lexicon: TermLexicon, phrases: PhraseDictionary)? { built.withLock { $0 } }
-
-  /// The lexicon alone.
-  func lexicon(of snapshot: IndexSnapshot) -> TermLexicon {
-    structures(of: snapshot).lexicon
-  }
-
   /// The bytes held, 0 before the first use.
   var byteCount: Int {
-    built.withLock { built in
-      built.map { $0.lexicon.byteCount + $0.phrases.byteCount } ?? 0
-    }
+    (builtLexicon.withLock { $0?.byteCount } ?? 0) + (builtPhrases.withLock { $0?.byteCount } ?? 0)
   }
 }

@@ -653,6 +653,24 @@ struct LiveIndexTests {
     }
   }
 
+  /// After a publish, a search as you type builds the new snapshot's lexicon alone, and the
+  /// first completion its phrase dictionary; a publish of counts alone shares what is built.
+  @Test func aSearchAsYouTypeAfterAPublishBuildsTheLexiconAlone() throws {
+    let index = try DiscoverIndex.build(from: Self.documents)
+    var writer = try index.makeWriter()
+    try writer.add(Video(id: "v9", title: "Sunrise over the hills"))
+    try writer.publish()
+    #expect(index.snapshot.suggestionCache.parts.lexicon == nil)
+    #expect(try index.search("sunri", matching: .asYouType).results.map(\.id) == ["v9"])
+    #expect(index.snapshot.suggestionCache.parts.lexicon != nil)
+    #expect(index.snapshot.suggestionCache.parts.phrases == nil)
+    try writer.updateCounts(CountUpdate(id: "v9", viewCount: 5))
+    try writer.publish()
+    #expect(index.snapshot.suggestionCache.parts.lexicon != nil, "shared by the count publish")
+    #expect(try index.suggestions(forPrefix: "sunri").map(\.text).contains("sunrise"))
+    #expect(index.snapshot.suggestionCache.stored != nil)
+  }
+
   /// Words of the pool's titles, for queries and new titles.
   static func queryWords(_ pool: [Document]) -> [String] {
     var words: [String] = []
