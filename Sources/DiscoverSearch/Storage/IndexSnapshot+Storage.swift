@@ -417,30 +417,47 @@ extension IndexSnapshot {
     )
   }
 
-  /// Reads the term lexicon's tables (format 11) and checks them against its keys.
-  private static func readLexicon(
+  /// Reads the tables of one sorted key list and its weights (format 11) and the children of
+  /// its root, checking them against the keys; `what` names the keys and `weighed` their
+  /// weights in errors.
+  private static func readKeysAndMaxima(
     _ reader: inout IndexFileReader, bytes: Column<UInt8>, starts: Column<UInt32>,
-    weights: Column<UInt32>
-  ) throws -> TermLexicon {
+    weights: Column<UInt32>, what: String, weighed: String
+  ) throws -> (SortedKeys, RangeMaximum, [(child: SortedKeys.Child, mask: ByteMask)]) {
     let path = reader.path
     func corrupt(_ what: String) -> SearchError {
       SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
     }
     let (keyTables, maximumTables) = try readTables(&reader)
     guard let keys = SortedKeys(validatingBytes: bytes, starts: starts, tables: keyTables) else {
-      throw corrupt("the sorted terms are damaged")
+      throw corrupt("the sorted \(what) are damaged")
     }
-    guard let frequencies = RangeMaximum(weights: weights, validating: maximumTables) else {
-      throw corrupt("the term frequency tables are damaged")
+    guard let maxima = RangeMaximum(weights: weights, validating: maximumTables) else {
+      throw corrupt("the \(weighed) tables are damaged")
     }
     guard let rootChildren = keys.decodeChildren(try reader.column(), of: 0..<keys.count, depth: 0)
-    else { throw corrupt("the first characters of the terms are damaged") }
+    else { throw corrupt("the first characters of the \(what) are damaged") }
+    return (keys, maxima, rootChildren)
+  }
+
+  /// Reads the term lexicon's tables (format 11) and checks them against its keys.
+  private static func readLexicon(
+    _ reader: inout IndexFileReader, bytes: Column<UInt8>, starts: Column<UInt32>,
+    weights: Column<UInt32>
+  ) throws -> TermLexicon {
+    let (keys, frequencies, rootChildren) = try readKeysAndMaxima(
+      &reader, bytes: bytes, starts: starts, weights: weights, what: "terms",
+      weighed: "term frequency")
     var markedChildren: [[(child: SortedKeys.Child, mask: ByteMask)]] = []
     for marker in TermLexicon.markers {
       guard
         let children = keys.decodeChildren(
           try reader.column(), of: TermLexicon.range(of: marker, in: keys), depth: 1)
-      else { throw corrupt("the first characters of the tags are damaged") }
+      else {
+        throw SearchError(
+          .corruptIndex,
+          "\(reader.path): the first characters of the tags are damaged; rebuild the index")
+      }
       markedChildren.append(children)
     }
     return TermLexicon(
@@ -453,22 +470,13 @@ extension IndexSnapshot {
     _ reader: inout IndexFileReader, bytes: Column<UInt8>, starts: Column<UInt32>,
     weights: Column<UInt32>, sources: Column<UInt8>, targets: Column<UInt32>
   ) throws -> PhraseDictionary {
-    let path = reader.path
-    func corrupt(_ what: String) -> SearchError {
-      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
-    }
-    let (keyTables, maximumTables) = try readTables(&reader)
-    guard let keys = SortedKeys(validatingBytes: bytes, starts: starts, tables: keyTables) else {
-      throw corrupt("the sorted phrases are damaged")
-    }
-    guard let maxima = RangeMaximum(weights: weights, validating: maximumTables) else {
-      throw corrupt("the phrase weight tables are damaged")
-    }
-    guard let rootChildren = keys.decodeChildren(try reader.column(), of: 0..<keys.count, depth: 0)
-    else { throw corrupt("the first characters of the phrases are damaged") }
+    let (keys, maxima, rootChildren) = try readKeysAndMaxima(
+      &reader, bytes: bytes, starts: starts, weights: weights, what: "phrases",
+      weighed: "phrase weight")
     let largest = try reader.array(UInt32.self)
     guard largest.count == 4, largest.allSatisfy({ $0 >= 1 }) else {
-      throw corrupt("the largest phrase weights are damaged")
+      throw SearchError(
+        .corruptIndex, "\(reader.path): the largest phrase weights are damaged; rebuild the index")
     }
     return PhraseDictionary(
       keys: keys, weights: maxima, sources: sources, targets: targets,
