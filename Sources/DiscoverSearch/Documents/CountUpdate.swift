@@ -157,6 +157,20 @@ public struct CountUpdate: Sendable, Hashable {
       videoCount: later.videoCount ?? videoCount)
   }
 
+  /// The counts this update sets for a document of `kind`, in the order the kind keeps them
+  /// (a document record's order): a video's views and likes, a user's followers, a
+  /// hashtag's views and videos, a sound's videos; an effect has none. One mapping for
+  /// every place that applies updates (records, the writer's analysis).
+  func counts(for kind: DocumentKind) -> (first: Int?, second: Int?) {
+    switch kind {
+    case .video: (viewCount, likeCount)
+    case .user: (followerCount, nil)
+    case .hashtag: (viewCount, videoCount)
+    case .sound: (videoCount, nil)
+    case .effect: (nil, nil)
+    }
+  }
+
   /// Sets the counts given on `document`, after ``check(for:)`` passed for its kind (a count
   /// its kind does not have is ignored).
   func apply(to document: inout Document) {

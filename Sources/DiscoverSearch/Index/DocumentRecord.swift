@@ -129,21 +129,12 @@ enum DocumentRecord {
     var first = try reader.count()
     var second = kind == 0 || kind == 2 ? try reader.count() : nil
     let rest = reader.offset
-    switch kind {
-    case 0:
-      first = update?.viewCount ?? first
-      second = update?.likeCount ?? second
-      if let added, let likes = second {
-        first = DocumentStoreBuilder.adding(first, added[0])
-        second = DocumentStoreBuilder.adding(likes, added[1])
-      }
-    case 1:
-      first = update?.followerCount ?? first
-    case 2:
-      first = update?.viewCount ?? first
-      second = update?.videoCount ?? second
-    default:
-      first = update?.videoCount ?? first
+    let set = update?.counts(for: DocumentKind.allCases[Int(kind)])
+    first = set?.first ?? first
+    second = set?.second ?? second
+    if kind == 0, let added, let likes = second {
+      first = DocumentStoreBuilder.adding(first, added[0])
+      second = DocumentStoreBuilder.adding(likes, added[1])
     }
     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: record[..<countsStart]))
     appendVarint(UInt64(first), to: &bytes)

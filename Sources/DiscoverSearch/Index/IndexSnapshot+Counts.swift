@@ -6,11 +6,6 @@ struct CountColumns {
   var hashtagViews: IntegerColumn?
   var hashtagVideos: IntegerColumn?
   var soundVideos: IntegerColumn?
-
-  var isEmpty: Bool {
-    videoViews == nil && videoLikes == nil && userFollowers == nil && hashtagViews == nil
-      && hashtagVideos == nil && soundVideos == nil
-  }
 }
 
 extension IndexSnapshot {

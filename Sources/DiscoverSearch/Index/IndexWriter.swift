@@ -234,38 +234,31 @@ public struct IndexWriter {
     }
     let location = documentLocations[Int(entry)]
     let number = Int(location & ((1 << Self.locationNumberBits) - 1))
-    switch DocumentKind.allCases[Int(location >> Self.locationNumberBits)] {
+    let kind = DocumentKind.allCases[Int(location >> Self.locationNumberBits)]
+    let (first, second) = update.counts(for: kind)
+    switch kind {
     case .video:
-      if let views = update.viewCount {
-        videoViews[number] = views
-        changedCounts.insert(.videoViews)
-      }
-      if let likes = update.likeCount {
-        videoLikes[number] = likes
-        changedCounts.insert(.videoLikes)
-      }
+      Self.set(first, at: number, in: &videoViews, marking: .videoViews, in: &changedCounts)
+      Self.set(second, at: number, in: &videoLikes, marking: .videoLikes, in: &changedCounts)
     case .user:
-      if let followers = update.followerCount {
-        userFollowers[number] = followers
-        changedCounts.insert(.userFollowers)
-      }
+      Self.set(first, at: number, in: &userFollowers, marking: .userFollowers, in: &changedCounts)
     case .hashtag:
-      if let views = update.viewCount {
-        hashtagViews[number] = views
-        changedCounts.insert(.hashtagViews)
-      }
-      if let videos = update.videoCount {
-        hashtagVideos[number] = videos
-        changedCounts.insert(.hashtagVideos)
-      }
+      Self.set(first, at: number, in: &hashtagViews, marking: .hashtagViews, in: &changedCounts)
+      Self.set(second, at: number, in: &hashtagVideos, marking: .hashtagVideos, in: &changedCounts)
     case .sound:
-      if let videos = update.videoCount {
-        soundVideos[number] = videos
-        changedCounts.insert(.soundVideos)
-      }
-    case .effect:
-      break
+      Self.set(first, at: number, in: &soundVideos, marking: .soundVideos, in: &changedCounts)
+    case .effect: break
     }
+  }
+
+  /// Sets `value`, if given, at `number` of `values`, and marks `column` changed.
+  private static func set(
+    _ value: Int?, at number: Int, in values: inout [Int], marking column: CountKinds,
+    in changed: inout CountKinds
+  ) {
+    guard let value else { return }
+    values[number] = value
+    changed.insert(column)
   }
 
   /// Forgets the analysis of the documents held, which a removal or a replacement makes

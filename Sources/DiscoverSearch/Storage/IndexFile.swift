@@ -306,6 +306,11 @@ struct IndexFileReader {
   /// The size of the file in bytes.
   var fileSize: Int { storage.byteCount }
 
+  /// The error for a file whose `what` is damaged, naming the file and the remedy.
+  func damaged(_ what: String) -> SearchError {
+    SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
+  }
+
   /// The file's format version (checked to be one this build reads).
   var formatVersion: UInt32 {
     UInt32(

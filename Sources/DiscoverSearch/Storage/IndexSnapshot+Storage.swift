@@ -337,9 +337,6 @@ extension IndexSnapshot {
     )
   }
 
-  /// Reads what ``writeSuggestions(to:)`` wrote, checking that every key list is sorted
-  /// and every target names a document of its kind, so that completions never read out of
-  /// bounds.
   /// The completion sections (format 9) as read, checked but not yet made into structures.
   struct SuggestionColumns {
     var lexiconBytes: Column<UInt8>
@@ -352,12 +349,13 @@ extension IndexSnapshot {
     var targets: Column<UInt32>
   }
 
+  /// Reads what ``writeSuggestions(to:)`` wrote, checking that the columns agree with their
+  /// keys and every target names a document of its kind, so that completions never read out
+  /// of bounds (the keys are checked where they become structures).
   private static func readSuggestions(
-    _ reader: inout IndexFileReader, path: String, userCount: Int, soundCount: Int
+    _ reader: inout IndexFileReader, userCount: Int, soundCount: Int
   ) throws -> SuggestionColumns {
-    func corrupt(_ what: String) -> SearchError {
-      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
-    }
+    let corrupt = reader.damaged
     let columns = SuggestionColumns(
       lexiconBytes: try reader.column(), lexiconStarts: try reader.column(),
       frequencies: try reader.column(), phraseBytes: try reader.column(),
@@ -387,10 +385,7 @@ extension IndexSnapshot {
   private static func makeSuggestions(
     _ columns: SuggestionColumns, reader: inout IndexFileReader
   ) throws -> (TermLexicon, PhraseDictionary) {
-    let path = reader.path
-    func corrupt(_ what: String) -> SearchError {
-      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
-    }
+    let corrupt = reader.damaged
     guard reader.formatVersion >= 11 else {
       guard
         let lexiconKeys = SortedKeys(
@@ -424,10 +419,7 @@ extension IndexSnapshot {
     _ reader: inout IndexFileReader, bytes: Column<UInt8>, starts: Column<UInt32>,
     weights: Column<UInt32>, what: String, weighed: String
   ) throws -> (SortedKeys, RangeMaximum, [(child: SortedKeys.Child, mask: ByteMask)]) {
-    let path = reader.path
-    func corrupt(_ what: String) -> SearchError {
-      SearchError(.corruptIndex, "\(path): \(what); rebuild the index")
-    }
+    let corrupt = reader.damaged
     let (keyTables, maximumTables) = try readTables(&reader)
     guard let keys = SortedKeys(validatingBytes: bytes, starts: starts, tables: keyTables) else {
       throw corrupt("the sorted \(what) are damaged")
@@ -453,11 +445,7 @@ extension IndexSnapshot {
       guard
         let children = keys.decodeChildren(
           try reader.column(), of: TermLexicon.range(of: marker, in: keys), depth: 1)
-      else {
-        throw SearchError(
-          .corruptIndex,
-          "\(reader.path): the first characters of the tags are damaged; rebuild the index")
-      }
+      else { throw reader.damaged("the first characters of the tags are damaged") }
       markedChildren.append(children)
     }
     return TermLexicon(
@@ -475,8 +463,7 @@ extension IndexSnapshot {
       weighed: "phrase weight")
     let largest = try reader.array(UInt32.self)
     guard largest.count == 4, largest.allSatisfy({ $0 >= 1 }) else {
-      throw SearchError(
-        .corruptIndex, "\(reader.path): the largest phrase weights are damaged; rebuild the index")
+      throw reader.damaged("the largest phrase weights are damaged")
     }
     return PhraseDictionary(
       keys: keys, weights: maxima, sources: sources, targets: targets,
@@ -633,7 +620,7 @@ extension IndexSnapshot {
     else { throw corrupt("the effect columns do not match the effect count") }
     let suggestions =
       reader.formatVersion >= 9
-      ? try readSuggestions(&reader, path: path, userCount: userCount, soundCount: soundCount)
+      ? try readSuggestions(&reader, userCount: userCount, soundCount: soundCount)
       : nil
     let nameFilters =
       reader.formatVersion >= 10

@@ -24,9 +24,6 @@ enum RetrievalStrategy: Sendable, Hashable {
   case conjunction
   /// Any term, documents matching more terms first (``Evaluation/runDisjunction()``).
   case disjunction
-
-  /// Whether the strategy may give up and leave the search to the next one.
-  var mayGiveUp: Bool { self == .impactThreshold }
 }
 
 /// What a type's first phase runs: a strategy that may give up, if any, then one that
