@@ -14,7 +14,7 @@ import Synchronization
 /// tasks at once while one writer commits: each search runs on the snapshot that was
 /// current when it started.
 public final class DiscoverIndex: Sendable {
-  private let current: Lock<IndexSnapshot>
+  private let current: Lock<SegmentSet>
   /// The directory this index was opened from or last saved to, and its commit.
   let source = Lock<IndexSource?>(nil)
   /// Reusable search buffers, shared by every snapshot of this index.
@@ -25,8 +25,12 @@ public final class DiscoverIndex: Sendable {
     self.init(snapshot: IndexSnapshot.makeEmpty(configuration: configuration))
   }
 
-  init(snapshot: IndexSnapshot) {
-    current = Lock(snapshot)
+  convenience init(snapshot: IndexSnapshot) {
+    self.init(segments: SegmentSet(snapshot))
+  }
+
+  init(segments: SegmentSet) {
+    current = Lock(segments)
     // Build the analysis tables now (a few milliseconds, once per process) rather than in
     // the first search.
     Analyzer.prepare()
@@ -75,32 +79,46 @@ public final class DiscoverIndex: Sendable {
       lock: lock)
   }
 
-  /// The current snapshot.
-  var snapshot: IndexSnapshot {
+  /// The current segments.
+  var segments: SegmentSet {
     current.withLock { $0 }
   }
 
-  /// Swaps in a new snapshot; searches already running keep the old one.
+  /// The current snapshot of an index whose segments are merged into one.
+  var snapshot: IndexSnapshot {
+    segments.segments[0]
+  }
+
+  /// Swaps in a new snapshot, the index's one segment; searches already running keep the
+  /// old segments.
   func publish(_ snapshot: IndexSnapshot) {
-    current.withLock { $0 = snapshot }
+    publish(SegmentSet(snapshot))
+  }
+
+  /// Swaps in new segments; searches already running keep the old ones.
+  func publish(_ segments: SegmentSet) {
+    current.withLock { $0 = segments }
   }
 
   /// The number of documents of every type.
-  public var documentCount: Int { snapshot.documentCount }
+  public var documentCount: Int { segments.documentCount }
 
   /// The ids of up to `limit` documents of `type`, most popular first: for the benchmark,
   /// which updates the counts of documents it did not add.
   package func documentIDs(of type: SearchResultType, limit: Int) -> [String] {
-    let ids = snapshot.partition(type).ids
-    return (0..<min(limit, ids.count)).map { ids.string(at: $0) }
+    let segments = self.segments
+    return (0..<min(limit, segments.documentCount(of: type))).map { position in
+      let (segment, local) = segments.locate(UInt32(position), of: type)
+      return segment.partition(type).ids.string(at: Int(local))
+    }
   }
 
   /// The number of documents of one type.
   public func documentCount(of type: SearchResultType) -> Int {
-    snapshot.partition(type).documentCount
+    segments.documentCount(of: type)
   }
 
   /// The bytes the index holds in memory: postings, term dictionary, numeric columns and
   /// stored display fields (not the text it was built from).
-  public var memoryBytes: Int { snapshot.memoryBytes }
+  public var memoryBytes: Int { segments.memoryBytes }
 }

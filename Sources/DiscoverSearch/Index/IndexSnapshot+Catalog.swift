@@ -181,3 +181,63 @@ extension DiscoverIndex {
   /// ``documentCount(of:)`` do not count them.
   public var effectCount: Int { snapshot.effects.count }
 }
+
+/// The catalog of every segment: positions run over the segments one after the other, as
+/// ``SegmentSet`` numbers documents (effects, which have no type, in the same way).
+extension SegmentSet {
+  package var catalogVideoCount: Int { documentCount(of: .video) }
+  package var catalogHashtagCount: Int { documentCount(of: .hashtag) }
+  package var catalogSoundCount: Int { documentCount(of: .sound) }
+  package var catalogEffectCount: Int { Int(effectStarts.last!) }
+
+  /// ``IndexSnapshot/catalogVideo(at:)`` of the segment holding `position`.
+  package func catalogVideo(at position: Int) -> CatalogVideo {
+    catalogVideo(at: position, includingUses: true)
+  }
+
+  /// ``IndexSnapshot/catalogVideo(at:includingUses:)`` of the segment holding `position`.
+  package func catalogVideo(at position: Int, includingUses: Bool) -> CatalogVideo {
+    let (segment, local) = locate(UInt32(position), of: .video)
+    return segment.catalogVideo(at: Int(local), includingUses: includingUses)
+  }
+
+  /// ``IndexSnapshot/catalogHashtag(at:)`` of the segment holding `position`.
+  package func catalogHashtag(at position: Int) -> CatalogHashtag {
+    let (segment, local) = locate(UInt32(position), of: .hashtag)
+    return segment.catalogHashtag(at: Int(local))
+  }
+
+  /// ``IndexSnapshot/catalogSound(at:)`` of the segment holding `position`.
+  package func catalogSound(at position: Int) -> CatalogSound {
+    let (segment, local) = locate(UInt32(position), of: .sound)
+    return segment.catalogSound(at: Int(local))
+  }
+
+  /// ``IndexSnapshot/catalogEffect(at:)`` of the segment holding `position`.
+  package func catalogEffect(at position: Int) -> CatalogEffect {
+    let (segment, local) = locateEffect(position)
+    return segment.catalogEffect(at: local)
+  }
+
+  /// The id column of `type`'s documents at `position` and the position in it.
+  func idColumn(_ type: ContentType, at position: Int) -> (ids: StringColumn, position: Int) {
+    let kind: SearchResultType
+    switch type {
+    case .video: kind = .video
+    case .hashtag: kind = .hashtag
+    case .sound: kind = .sound
+    case .effect:
+      let (segment, local) = locateEffect(position)
+      return (segment.effects.ids, local)
+    }
+    let (segment, local) = locate(UInt32(position), of: kind)
+    return (segment.partition(kind).ids, Int(local))
+  }
+
+  /// The segment holding effect `position` and its position there.
+  private func locateEffect(_ position: Int) -> (segment: IndexSnapshot, position: Int) {
+    guard segments.count > 1 else { return (segments[0], position) }
+    let segment = effectStarts.lastIndex { $0 <= position } ?? 0
+    return (segments[segment], position - Int(effectStarts[segment]))
+  }
+}

@@ -17,6 +17,8 @@ final class TypePartition: Sendable {
   /// `FieldLength.inverseNormalization` of each field, 256 values per field: derived from
   /// `b` and the average lengths, not stored on disk.
   let inverseNormalization: Column<Float>
+  /// Each field's sum of decoded lengths, computed on first use (``fieldLengthSums``).
+  private let lengthSums = Lock<[Double]?>(nil)
 
   init(
     type: SearchResultType, documentCount: Int, postings: TypePostings, norms: Column<UInt8>,
@@ -39,6 +41,23 @@ final class TypePartition: Sendable {
   }
 
   var fieldCount: Int { postings.fieldCount }
+
+  /// Each field's sum of the lengths its codes decode to, over the type's documents: what
+  /// the average lengths divide, which index-wide averages add up (``SegmentStatistics``).
+  ///
+  /// - Complexity: O(n) in the documents on first use, then O(1).
+  var fieldLengthSums: [Double] {
+    if let known = lengthSums.withLock({ $0 }) { return known }
+    var sums = [Double](repeating: 0, count: fieldCount)
+    let codes = norms.buffer
+    for document in 0..<documentCount {
+      for field in 0..<sums.count {
+        sums[field] += Double(FieldLength.table[Int(codes[document &* sums.count &+ field])])
+      }
+    }
+    lengthSums.withLock { $0 = sums }
+    return sums
+  }
 
   var byteCount: Int {
     postings.byteCount + norms.byteCount + ids.byteCount + titles.byteCount

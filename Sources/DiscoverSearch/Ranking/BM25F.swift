@@ -31,14 +31,40 @@ struct BM25F {
   let norms: UnsafePointer<UInt8>
   /// ``BoundCode/table``, held here so bounds read it without a lazy-global check.
   let boundValues: UnsafePointer<Float>
+  /// The field weights bounds use: ``weights`` scaled by how much larger a normalized
+  /// frequency can be under the index-wide average lengths than under the segment's own,
+  /// which the stored bounds were computed with (``SegmentStatistics``).
+  let boundWeights: SIMD4<Float>
+  /// Whether scores use the normalization the segment's impacts were computed with, so that
+  /// its stored impact values are exact scores' inputs.
+  let normalizationIsStored: Bool
 
-  init(partition: TypePartition, k1: Float, weights: SIMD4<Float>) {
+  /// The scorer of one segment's partition, normalizing field lengths by `normalization`
+  /// (the index-wide averages of a segmented index), or by the partition's own averages.
+  init(
+    partition: TypePartition, k1: Float, weights: SIMD4<Float>,
+    normalization: SegmentNormalization? = nil
+  ) {
     self.k1 = k1
     fieldCount = partition.fieldCount
     self.weights = weights
-    inverseNormalization = partition.inverseNormalization.base
     norms = partition.norms.base
     boundValues = BoundCode.table
+    if let normalization {
+      inverseNormalization = normalization.inverseNormalization.base
+      boundWeights = weights * normalization.boundScale
+      normalizationIsStored = false
+    } else {
+      inverseNormalization = partition.inverseNormalization.base
+      boundWeights = weights
+      normalizationIsStored = true
+    }
+  }
+
+  /// Whether the stored impact values of `postings` are this scorer's normalized
+  /// frequencies: same field weights, same normalization.
+  func readsImpacts(of postings: TypePostings) -> Bool {
+    normalizationIsStored && weights == postings.impactWeights
   }
 
   /// The inverse document frequency of a term in `documentFrequency` of `documentCount`
@@ -115,8 +141,8 @@ struct BM25F {
   @inline(__always)
   func bound(fieldMaxima: UnsafePointer<UInt8>, idf: Float) -> Float {
     var x: Float = 0
-    for field in 0..<fieldCount where weights[field] > 0 {
-      x += weights[field] * boundValues[Int(fieldMaxima[field])]
+    for field in 0..<fieldCount where boundWeights[field] > 0 {
+      x += boundWeights[field] * boundValues[Int(fieldMaxima[field])]
     }
     // An unbounded field (code 255) bounds the saturation at its limit, k1 + 1; computing
     // ∞ / ∞ would give NaN, and NaN compares false against every threshold.

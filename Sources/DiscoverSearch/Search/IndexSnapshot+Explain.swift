@@ -3,7 +3,8 @@ import Foundation
 /// What a search needs to explain its hits: the terms it ran with and the ranking.
 struct ExplainContext {
   var parsed: ParsedQuery
-  var termIDs: [[TermID?]]
+  /// Per segment, the term ids of every alternative.
+  var termIDs: [[[TermID?]]]
   /// Each alternative's weight and typos (``QueryExpansion``).
   var weights: [[Float]]
   var typos: [[Int]]
@@ -13,30 +14,50 @@ struct ExplainContext {
   var nameLengths: NameLengths
 }
 
-extension IndexSnapshot {
-  /// The breakdown of `hit`'s score, recomputed from the postings the search read.
+extension SegmentSet {
+  /// The breakdown of `hit`'s score (a hit in the set's numbering), recomputed from the
+  /// postings of its segment with the index-wide statistics the search used.
   ///
-  /// - Throws: ``SearchError/Code/corruptIndex`` as ``termPlans(in:termIDs:weights:selected:)``
+  /// - Throws: ``SearchError/Code/corruptIndex`` as ``termPlans(of:termIDs:weights:selected:)``
   ///   does.
   func explain(_ hit: Hit, type: SearchResultType, context: ExplainContext) throws
     -> ScoreExplanation
   {
+    let (index, document) = position(of: hit.document, of: type)
+    var local = hit
+    local.document = document
+    let plans = try termPlans(
+      of: type, termIDs: context.termIDs, weights: context.weights, selected: context.selected)
+    return try segments[index].explain(
+      local, type: type, context: context, plans: plans[index],
+      normalization: normalizations[index][type.index],
+      averageFieldLengths: statistics[type.index].averageFieldLengths)
+  }
+}
+
+extension IndexSnapshot {
+  /// The breakdown of `hit`'s score in this segment, from the query's `plans` here (with the
+  /// idfs the search used), normalizing lengths by `normalization` (or the segment's own)
+  /// with `averageFieldLengths`.
+  func explain(
+    _ hit: Hit, type: SearchResultType, context: ExplainContext, plans: [TermPlan],
+    normalization: SegmentNormalization?, averageFieldLengths: [Float]
+  ) throws -> ScoreExplanation {
     let partition = self.partition(type)
     let postings = partition.postings
     let ranking = context.ranking
     let scorer = BM25F(
-      partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: type))
+      partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: type),
+      normalization: normalization)
     let fieldCount = partition.fieldCount
     let fields = SearchField.fields(of: type)
     let document = hit.document
 
     // The plans in the order the search summed them (rarest first, as `TypeSearcher`).
-    let plans = try termPlans(
-      in: partition, termIDs: context.termIDs, weights: context.weights,
-      selected: context.selected
-    )
-    .filter { !$0.alternatives.isEmpty }
-    .sorted { $0.cost(in: postings) < $1.cost(in: postings) }
+    let plans =
+      plans
+      .filter { !$0.alternatives.isEmpty }
+      .sorted { $0.cost(in: postings) < $1.cost(in: postings) }
 
     let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: PostingBlock.capacity)
     defer { scratch.deallocate() }
@@ -62,7 +83,7 @@ extension IndexSnapshot {
             ScoreExplanation.FieldMatch(
               field: fields[slot], termFrequency: Int(frequency),
               fieldLength: Int(FieldLength.table[code]),
-              averageFieldLength: Double(partition.averageFieldLengths[slot]),
+              averageFieldLength: Double(averageFieldLengths[slot]),
               weight: Double(weight),
               contribution: Double(
                 weight * Float(frequency) * scorer.inverseNormalization[slot << 8 | code])))

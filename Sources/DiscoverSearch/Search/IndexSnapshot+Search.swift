@@ -40,16 +40,16 @@ extension DiscoverIndex {
       throw SearchError(
         .invalidArgument, "search limit must be 1...\(Self.maximumSearchLimit), got \(limit)")
     }
-    let snapshot = self.snapshot
+    let segments = self.segments
     return try workspaces.withWorkspace { workspace in
-      try snapshot.search(
+      try segments.search(
         query, in: tab, limit: limit, after: cursor, ranking: ranking, matching: matching,
         explain: explain, workspace: workspace)
     }
   }
 }
 
-extension IndexSnapshot {
+extension SegmentSet {
   func search(
     _ query: String, in tab: SearchTab, limit: Int, after cursor: SearchCursor?,
     ranking: RankingOptions, matching: MatchingOptions = MatchingOptions(), explain: Bool = false,
@@ -68,19 +68,19 @@ extension IndexSnapshot {
     var expansion = QueryExpansion(parsed: parsed)
     if let prefixTerm, matching.clampedPrefixExpansions > 0 {
       expansion.expandPrefix(
-        of: prefixTerm, in: &parsed, lexicon: suggestionCache.lexicon(of: self),
-        options: matching)
+        of: prefixTerm, in: &parsed, lexicon: lexicon(), options: matching)
     }
-    // Term ids of every alternative; nil where the dictionary does not have it.
-    var termIDs = expansion.termIDs(of: parsed, in: terms)
+    // Per segment, the term ids of every alternative; nil where its dictionary does not
+    // have it.
+    var termIDs = self.termIDs(of: parsed, expansion: expansion)
     // Whether each word is found as typed (or completed), before typo corrections: when
     // nothing matches, words found only through a correction are dropped before ranking by
     // words matched.
-    let isKnown = termIDs.map { $0.contains { $0 != nil } }
+    let isKnown = parsed.terms.indices.map { Self.isFound($0, in: termIDs) }
     let everyTerm = Array(parsed.terms.indices)
     let now = Date()
     // Every page of a query measures ages from the same origin: page one's.
-    var ranking = ranking
+    var ranking = rankingWithIndexPivots(ranking)
     let originSeconds =
       position.map(\.originSeconds) ?? ranking.recency.originSeconds(now: now)
     ranking.recency.origin = Date(timeIntervalSince1970: TimeInterval(originSeconds))
@@ -101,20 +101,20 @@ extension IndexSnapshot {
       // A few hits as typed: a corrected query is offered beside them, from one short walk
       // per word; corrections do not join the results.
       didYouMean = QueryExpansion.oneTypoDidYouMean(
-        parsed: parsed, lexicon: suggestionCache.lexicon(of: self), tolerance: typos,
+        parsed: parsed, lexicon: lexicon(), tolerance: typos,
         prefixTerm: prefixTerm, rarerThan: typos.didYouMeanThreshold)
     } else if mayCorrect && exactCount < typos.minimumResults {
       // Fewer than `minimumResults` hits as typed: the closest words of the index join the
       // search (Typesense's typo_tokens_threshold), weighed by the typo penalty, so hits
       // with every word as typed keep their full score.
-      let lexicon = suggestionCache.lexicon(of: self)
+      let lexicon = lexicon()
       var corrected = parsed
       var correctedExpansion = expansion
       if correctedExpansion.addCorrections(
         to: &corrected, lexicon: lexicon, options: matching, prefixTerm: prefixTerm)
       {
         didYouMean = correctedExpansion.didYouMean(parsed: corrected, lexicon: lexicon)
-        let correctedIDs = correctedExpansion.termIDs(of: corrected, in: terms)
+        let correctedIDs = self.termIDs(of: corrected, expansion: correctedExpansion)
         let correctedOutcome = try run(
           termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
@@ -130,7 +130,7 @@ extension IndexSnapshot {
       // Nothing has every word: first drop words found nowhere, then words found only
       // through a typo correction, then rank by words matched.
       matchedAllTerms = false
-      let known = everyTerm.filter { termIDs[$0].contains { $0 != nil } }
+      let known = everyTerm.filter { Self.isFound($0, in: termIDs) }
       let asTyped = known.filter { isKnown[$0] }
       if !known.isEmpty && known.count < everyTerm.count {
         plan = RunPlan(selected: known, phrases: [], matching: .all)
@@ -169,7 +169,12 @@ extension IndexSnapshot {
       parsed: parsed, termIDs: termIDs, weights: expansion.weights, typos: expansion.typos,
       selected: plan.selected, ranking: ranking, now: now, nameLengths: nameLengths)
     let results = try ranked.map { entry in
-      var result = makeResult(type: entry.type, hit: entry.hit, highlighter: highlighter)
+      let (segment, document) = locate(entry.hit.document, of: entry.type)
+      var hit = entry.hit
+      hit.document = document
+      var result = segment.makeResult(
+        type: entry.type, hit: hit, highlighter: highlighter,
+        elsewhere: segments.count > 1 ? ReferenceResolver(segments: self) : nil)
       if explain {
         result.explanation = try self.explain(entry.hit, type: entry.type, context: context)
       }
@@ -356,51 +361,60 @@ extension IndexSnapshot {
   }
 
   private func run(
-    termIDs: [[TermID?]], weights: [[Float]], plan: RunPlan, page: PageRequest,
+    termIDs: [[[TermID?]]], weights: [[Float]], plan: RunPlan, page: PageRequest,
     ranking: RankingOptions, now: Date, nameLengths: NameLengths
   ) throws -> Outcome {
     var outcome = Outcome(
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
     var page = page
-    for partition in partitions {
+    for type in SearchResultType.allCases {
       let plans = try termPlans(
-        in: partition, termIDs: termIDs, weights: weights, selected: plan.selected)
-      var limit = page.limits[partition.type.index]
-      let showsOnlyCards = page.showsOnlyCards(of: partition.type, fillsRest: outcome.fillsRest)
+        of: type, termIDs: termIDs, weights: weights, selected: plan.selected)
+      var limit = page.limits[type.index]
+      let showsOnlyCards = page.showsOnlyCards(of: type, fillsRest: outcome.fillsRest)
       var mayMatchExactly = true
       // The filter serves the Top tab's card types, and page one of one-term queries (the
       // only ones whose match quality can be 1 everywhere).
       if limit > 0 && ranking.usesExactNameFilters
-        && (showsOnlyCards
-          || (plan.selected.count == 1 && page.afters[partition.type.index] == nil))
+        && (showsOnlyCards || (plan.selected.count == 1 && page.afters[type.index] == nil))
       {
-        mayMatchExactly = exactNames.mayMatchExactly(
-          partition.type, in: self, groups: plans, termIDs: termIDs,
-          nameLengths: nameLengths.lengths(of: partition.type), tagKey: nameLengths.tagKey)
+        mayMatchExactly = segments.indices.contains { index in
+          let segment = segments[index]
+          return segment.exactNames.mayMatchExactly(
+            type, in: segment, groups: plans[index], termIDs: termIDs[index],
+            nameLengths: nameLengths.lengths(of: type), tagKey: nameLengths.tagKey)
+        }
         // No card can come from this type and its hits are not shown: count it only.
         if !mayMatchExactly && showsOnlyCards { limit = 0 }
       }
-      let factors =
-        ranking.usesStaticSignals && partition.documentCount > 0 && limit > 0
-        ? staticFactors.factors(snapshot: self, type: partition.type, options: ranking, now: now)
-        : nil
-      let searcher = TypeSearcher(
-        partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: partition.type),
-        usesImpactOrders: ranking.usesImpactOrders, factors: factors,
-        matchQuality: ranking.matchQuality, nameLengths: nameLengths.lengths(of: partition.type),
-        tagKey: nameLengths.tagKey)
-      let result = searcher.search(
-        terms: plans, phrases: plan.phrases, matching: plan.matching, limit: limit,
-        after: page.afters[partition.type.index],
-        rerankWindow: page.usesCardWindow(partition.type)
-          ? min(ranking.rerankWindow, PageRequest.cardWindow) : ranking.rerankWindow,
-        mayMatchExactly: mayMatchExactly)
-      outcome.hits[partition.type.index] = result.hits
-      outcome.facets[partition.type] = result.count
+      let rerankWindow =
+        page.usesCardWindow(type)
+        ? min(ranking.rerankWindow, PageRequest.cardWindow) : ranking.rerankWindow
+      let result =
+        segments.count == 1
+        ? searcher(
+          of: type, in: 0, ranking: ranking, now: now, nameLengths: nameLengths,
+          ranks: limit > 0
+        ).search(
+          terms: plans[0], phrases: plan.phrases, matching: plan.matching, limit: limit,
+          after: page.afters[type.index], rerankWindow: rerankWindow,
+          mayMatchExactly: mayMatchExactly)
+        : SegmentedTypeSearch(
+          searchers: segments.indices.map {
+            searcher(
+              of: type, in: $0, ranking: ranking, now: now, nameLengths: nameLengths,
+              ranks: limit > 0)
+          }, starts: starts[type.index], terms: plans,
+          phrases: plan.phrases, matching: plan.matching
+        )?.search(
+          limit: limit, after: page.afters[type.index], rerankWindow: rerankWindow,
+          mayMatchExactly: mayMatchExactly) ?? .empty
+      outcome.hits[type.index] = result.hits
+      outcome.facets[type] = result.count
       outcome.totalCount += result.count
       // Top tab: when the videos run out on this page, the other types fill it, so ask
       // them for a page's worth now rather than searching them twice.
-      if page.isTop && partition.type == .video && (page.position?.section ?? 0) < 2
+      if page.isTop && type == .video && (page.position?.section ?? 0) < 2
         && result.hits.count < limit
       {
         for type in [SearchResultType.user, .hashtag, .sound] {
@@ -412,6 +426,103 @@ extension IndexSnapshot {
     return outcome
   }
 
+  /// The searcher of `type` in segment `index`, with its static factors when it `ranks`
+  /// hits (rather than only counting them).
+  private func searcher(
+    of type: SearchResultType, in index: Int, ranking: RankingOptions, now: Date,
+    nameLengths: NameLengths, ranks: Bool
+  ) -> TypeSearcher {
+    let segment = segments[index]
+    let partition = segment.partition(type)
+    let factors =
+      ranking.usesStaticSignals && partition.documentCount > 0 && ranks
+      ? segment.staticFactors.factors(snapshot: segment, type: type, options: ranking, now: now)
+      : nil
+    return TypeSearcher(
+      partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: type),
+      usesImpactOrders: ranking.usesImpactOrders, factors: factors,
+      matchQuality: ranking.matchQuality, nameLengths: nameLengths.lengths(of: type),
+      tagKey: nameLengths.tagKey, normalization: normalizations[index][type.index])
+  }
+
+  /// Per segment, the term ids of every alternative of `parsed` (`nil` where the segment's
+  /// dictionary does not have it).
+  func termIDs(of parsed: ParsedQuery, expansion: QueryExpansion) -> [[[TermID?]]] {
+    guard segments.count > 1 else { return [expansion.termIDs(of: parsed, in: segments[0].terms)] }
+    return segments.map { expansion.termIDs(of: parsed, in: $0.terms) }
+  }
+
+  /// Whether any alternative of query term `term` is in any segment's dictionary.
+  static func isFound(_ term: Int, in termIDs: [[[TermID?]]]) -> Bool {
+    termIDs.contains { $0[term].contains { $0 != nil } }
+  }
+
+  /// Per segment, the plan of each selected query term in `type`, with index-wide idfs: a
+  /// term's document frequency is the sum of its segments' (``SegmentStatistics``).
+  ///
+  /// - Throws: ``SearchError/Code/corruptIndex`` when a list read from disk is damaged.
+  func termPlans(
+    of type: SearchResultType, termIDs: [[[TermID?]]], weights: [[Float]], selected: [Int]
+  ) throws -> [[TermPlan]] {
+    guard segments.count > 1 else {
+      return [
+        try segments[0].termPlans(
+          in: segments[0].partition(type), termIDs: termIDs[0], weights: weights,
+          selected: selected)
+      ]
+    }
+    var plans = try segments.indices.map { index in
+      try segments[index].termPlans(
+        in: segments[index].partition(type), termIDs: termIDs[index], weights: weights,
+        selected: selected)
+    }
+    guard let first = plans.first else { return plans }
+    // Each alternative's document frequency over every segment.
+    var frequencies = first.indices.map {
+      [Int](repeating: 0, count: termIDs[0][selected[$0]].count)
+    }
+    for (index, segmentPlans) in plans.enumerated() {
+      let lists = segments[index].partition(type).postings.lists
+      for (term, plan) in segmentPlans.enumerated() {
+        for alternative in plan.alternatives {
+          frequencies[term][alternative.alternative] += Int(
+            lists[alternative.listIndex].documentFrequency)
+        }
+      }
+    }
+    let statistics = self.statistics[type.index]
+    for index in plans.indices {
+      for term in plans[index].indices {
+        for slot in plans[index][term].alternatives.indices {
+          let alternative = plans[index][term].alternatives[slot].alternative
+          plans[index][term].alternatives[slot].idf = statistics.idf(
+            documentFrequency: frequencies[term][alternative])
+        }
+      }
+    }
+    return plans
+  }
+
+  /// Brings what the result cards of a page read into the cache, segment by segment
+  /// (``IndexSnapshot/touchResultFields(_:)``).
+  func touchResultFields(_ page: [(type: SearchResultType, document: UInt32)]) -> UInt32 {
+    guard segments.count > 1 else { return segments[0].touchResultFields(page) }
+    var sum: UInt32 = 0
+    for (index, segment) in segments.enumerated() {
+      let local = page.compactMap { entry -> (type: SearchResultType, document: UInt32)? in
+        let starts = self.starts[entry.type.index]
+        guard starts[index] <= entry.document && entry.document < starts[index + 1] else {
+          return nil
+        }
+        return (entry.type, entry.document - starts[index])
+      }
+      if !local.isEmpty { sum &+= segment.touchResultFields(local) }
+    }
+    return sum
+  }
+}
+
+extension IndexSnapshot {
   /// The plan of each selected query term in one type: the term's alternatives found in the
   /// type, with their idf there and their weight (1 unless `weights` says otherwise: typo
   /// corrections and prefix completions weigh less).
@@ -485,8 +596,12 @@ extension IndexSnapshot {
     return sum
   }
 
-  /// The result card of a hit.
-  func makeResult(type: SearchResultType, hit: Hit, highlighter: Highlighter) -> SearchResult {
+  /// The result card of a hit. A video's creator or sound that no document of this segment
+  /// is, `elsewhere` finds by id in another segment.
+  func makeResult(
+    type: SearchResultType, hit: Hit, highlighter: Highlighter,
+    elsewhere: ReferenceResolver? = nil
+  ) -> SearchResult {
     let partition = self.partition(type)
     let document = Int(hit.document)
     let id = partition.ids.string(at: document)
@@ -501,11 +616,7 @@ extension IndexSnapshot {
       var creatorID: String?
       var creatorUsername: String?
       if creator != UInt32.max {
-        let users = self.partition(.user)
-        creatorID = users.ids.string(at: Int(creator))
-        creatorUsername = users.titles.string(at: Int(creator))
-        let displayName = self.users.displayNames.string(at: Int(creator))
-        subtitle = displayName.isEmpty ? creatorUsername : displayName
+        (creatorID, creatorUsername, subtitle) = creatorCard(of: Int(creator))
       }
       var soundID: String?
       var soundTitle: String?
@@ -515,9 +626,18 @@ extension IndexSnapshot {
         soundTitle = sounds.titles.string(at: Int(sound))
       }
       for reference in videos.unresolvedReferences(of: hit.document) {
+        let found = elsewhere?.resolve(reference.id, as: reference.kind)
         switch reference.kind {
-        case .creator: creatorID = reference.id
-        case .sound: soundID = reference.id
+        case .creator:
+          creatorID = reference.id
+          if let (segment, user) = found {
+            (_, creatorUsername, subtitle) = segment.creatorCard(of: user)
+          }
+        case .sound:
+          soundID = reference.id
+          if let (segment, sound) = found {
+            soundTitle = segment.partition(.sound).titles.string(at: sound)
+          }
         case .effect: break
         }
       }
@@ -550,5 +670,14 @@ extension IndexSnapshot {
       id: id, type: type, title: title, subtitle: subtitle, thumbnailURL: thumbnail,
       metadata: metadata, highlights: highlighter.highlights(in: title, type: type),
       score: Double(hit.score))
+  }
+
+  /// A video card's creator fields from user `user`: id, username, and the subtitle (the
+  /// display name, or the username without one).
+  func creatorCard(of user: Int) -> (id: String, username: String, subtitle: String) {
+    let users = self.partition(.user)
+    let username = users.titles.string(at: user)
+    let displayName = self.users.displayNames.string(at: user)
+    return (users.ids.string(at: user), username, displayName.isEmpty ? username : displayName)
   }
 }

@@ -125,3 +125,26 @@ struct TopHits {
     hits[parent] = hit
   }
 }
+
+extension RankKey {
+  /// This key in the numbering of a segment whose documents of the key's type are
+  /// `start..<end` in the set's numbering: the key hits of that segment compare with, such
+  /// that a hit numbered `start + d` follows this key exactly when local hit `d` follows the
+  /// result. Keys of other types are unchanged, since documents only break ties of a type.
+  func local(typeIndex: UInt8, start: UInt32, end: UInt32) -> RankKey {
+    guard typeIndex == self.typeIndex else { return self }
+    var key = self
+    if document < start {
+      // Every tie of the segment follows: the key moves to just above the score, after
+      // which no local document number follows it.
+      key.score = score.nextUp
+      key.document = UInt32.max
+    } else if document >= end {
+      // No tie of the segment follows.
+      key.document = UInt32.max
+    } else {
+      key.document = document - start
+    }
+    return key
+  }
+}

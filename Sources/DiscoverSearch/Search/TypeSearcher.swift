@@ -67,7 +67,8 @@ struct TypeSearcher {
   init(
     partition: TypePartition, k1: Float, weights: SIMD4<Float>, usesImpactOrders: Bool = true,
     factors: StaticFactors? = nil, matchQuality: MatchQualityOptions = MatchQualityOptions(),
-    nameLengths: SIMD4<Int32> = SIMD4(repeating: -1), tagKey: [UInt8] = []
+    nameLengths: SIMD4<Int32> = SIMD4(repeating: -1), tagKey: [UInt8] = [],
+    normalization: SegmentNormalization? = nil
   ) {
     self.nameLengths = nameLengths
     self.tagKey = tagKey
@@ -75,11 +76,12 @@ struct TypeSearcher {
     self.usesImpactOrders = usesImpactOrders
     self.factors = factors
     self.matchQuality = matchQuality
-    scorer = BM25F(partition: partition, k1: k1, weights: weights)
+    scorer = BM25F(
+      partition: partition, k1: k1, weights: weights, normalization: normalization)
     typeIndex = UInt8(partition.type.index)
   }
 
-  /// Finds the documents matching `terms`.
+  /// Finds the documents matching `terms` in this one segment.
   ///
   /// - Parameters:
   ///   - terms: The required terms, each with its alternatives in this type. A term with no
@@ -95,69 +97,44 @@ struct TypeSearcher {
     terms: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, limit: Int,
     after: RankKey?, rerankWindow: Int = 0, mayMatchExactly: Bool = true
   ) -> TypeHits {
+    let termCount = terms.count { !$0.alternatives.isEmpty }
+    guard let prepared = prepare(terms: terms, matching: matching, termCount: termCount) else {
+      return .empty
+    }
+    return SegmentSearch(
+      searcher: self, groups: prepared.groups, blend: prepared.blend, phrases: phrases,
+      matching: matching
+    ).search(
+      limit: limit, after: after, rerankWindow: rerankWindow, mayMatchExactly: mayMatchExactly)
+  }
+
+  /// What a search of this segment runs with: the terms it has, rarest first, and the
+  /// blend of its static factors and match quality; `nil` when nothing here can match.
+  func prepare(terms: [TermPlan], matching: Matching, termCount: Int) -> Prepared? {
     var groups = terms.filter { !$0.alternatives.isEmpty }
     switch matching {
     case .all:
-      guard !groups.isEmpty, groups.count == terms.count else { return .empty }
+      guard !groups.isEmpty, groups.count == terms.count else { return nil }
     case .any:
-      guard !groups.isEmpty else { return .empty }
+      guard !groups.isEmpty else { return nil }
     }
     let postings = partition.postings
     // The rarest term leads the intersection.
     groups.sort { $0.cost(in: postings) < $1.cost(in: postings) }
     let blend = ScoreBlend(
-      partition: partition, factors: factors, options: matchQuality, termCount: groups.count,
+      partition: partition, factors: factors, options: matchQuality, termCount: termCount,
       nameLengths: nameLengths, tagKey: tagKey)
-    let window = max(0, min(rerankWindow, DiscoverIndex.maximumSearchLimit))
-    guard limit > 0 && window > 0 && blend.usesQuality else {
-      return firstPhase(
-        groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
-        after: after)
-    }
-    if !mayMatchExactly && blend.proximity == 0 && after == nil {
-      // Every match quality is 1: re-ranking the window would keep its scores and order, so
-      // page one is the first phase's best hits, marked as the window would mark them.
-      var first = firstPhase(
-        groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
-        after: nil)
-      for index in first.hits.indices.prefix(window) { first.hits[index].isReranked = true }
-      return first
-    }
-    func run(limit: Int, after: RankKey?) -> TypeHits {
-      firstPhase(
-        groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
-        after: after)
-    }
-    guard let after else {
-      // Page one: the window, or the page when it is longer, in one search. Hits past
-      // the window are only needed to fill a page longer than it, so `max`, not the sum:
-      // the k-th score of a smaller k prunes sooner.
-      let first = run(limit: max(window, limit), after: nil)
-      var hits = rerank(Array(first.hits.prefix(window)), groups: groups, blend: blend)
-      hits += first.hits.dropFirst(window).prefix(max(0, limit - hits.count))
-      return TypeHits(hits: Array(hits.prefix(limit)), count: first.count)
-    }
-    let first = run(limit: window, after: nil)
-    var hits = rerank(first.hits, groups: groups, blend: blend).filter {
-      after.precedes($0, typeIndex: typeIndex)
-    }
-    if let last = first.hits.last, first.hits.count == window, hits.count < limit {
-      // Past the window, first-phase order continues after its last hit (or the cursor,
-      // when that is further on).
-      let lastKey = RankKey(
-        coverage: last.coverage, score: last.score, typeIndex: typeIndex, document: last.document)
-      let start = after.precedes(last, typeIndex: typeIndex) ? lastKey : after
-      let inWindow = Set(first.hits.map(\.document))
-      // Window hits that tie `start` exactly could come back; ask for that many more.
-      let ties = first.hits.filter { $0.score == start.score }.count
-      let beyond = run(limit: limit - hits.count + ties, after: start)
-      hits += beyond.hits.filter { !inWindow.contains($0.document) }
-    }
-    return TypeHits(hits: Array(hits.prefix(limit)), count: first.count)
+    return Prepared(groups: groups, blend: blend)
+  }
+
+  /// A segment's terms and blend for one search (``prepare(terms:matching:termCount:)``).
+  struct Prepared {
+    var groups: [TermPlan]
+    var blend: ScoreBlend
   }
 
   /// Multiplies the window's scores by their match quality and sorts them again.
-  private func rerank(_ window: [Hit], groups: [TermPlan], blend: ScoreBlend) -> [Hit] {
+  func rerank(_ window: [Hit], groups: [TermPlan], blend: ScoreBlend) -> [Hit] {
     guard !window.isEmpty else { return window }
     var probe = QualityProbe(postings: partition.postings, groups: groups)
     defer { probe.deallocate() }
@@ -176,22 +153,26 @@ struct TypeSearcher {
 
   /// Top hits by the first-phase score (text relevance times the static factor), by the
   /// strategies ``RetrievalPlanner`` chooses, tried in order.
-  private func firstPhase(
+  ///
+  /// - Parameter floor: A score every hit that can still matter reaches (the k-th best of
+  ///   the segments searched before, in ``Matching/all`` mode); hits below it may be left
+  ///   out, the count never is.
+  func firstPhase(
     groups: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, blend: ScoreBlend,
-    limit: Int, after: RankKey?
+    limit: Int, after: RankKey?, floor initialFloor: Float = -.infinity
   ) -> TypeHits {
     let postings = partition.postings
     let planner = RetrievalPlanner(
       postings: postings, scorer: scorer, usesImpactOrders: usesImpactOrders)
     let plan = planner.plan(
       groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit)
-    // A score every final hit reaches, from a strategy that gave up.
-    var floor = -Float.infinity
+    // A score every final hit reaches, from earlier segments or a strategy that gave up.
+    var floor = initialFloor
     if plan.attempt == .impactThreshold {
       var threshold = ThresholdSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups)
       if let hits = threshold.run(limit: limit, after: after) { return hits }
-      floor = threshold.floorOnGivingUp
+      floor = max(floor, threshold.floorOnGivingUp)
     }
     switch plan.finish {
     case .documentFrequency:

@@ -30,9 +30,9 @@ extension DiscoverIndex {
     guard limit > 0 && limit <= 100 else {
       throw SearchError(.invalidArgument, "suggestion limit must be 1...100, got \(limit)")
     }
-    let snapshot = self.snapshot
+    let segments = self.segments
     return workspaces.withWorkspace { workspace in
-      snapshot.suggestions(
+      segments.suggestions(
         forPrefix: text, limit: limit, userID: userID, analytics: analytics, options: options,
         workspace: workspace)
     }
@@ -48,8 +48,9 @@ extension DiscoverIndex {
   /// index opened with ``open(at:verification:)`` read its dictionaries with it (index format 9), so
   /// only the filters are left to build.
   public func prepareSuggestions() {
-    _ = snapshot.suggestionCache.structures(of: snapshot)
-    snapshot.exactNames.prepare(snapshot)
+    let segments = self.segments
+    _ = segments.suggestionStructures()
+    for segment in segments.segments { segment.exactNames.prepare(segment) }
   }
 }
 
@@ -88,7 +89,7 @@ struct SuggestInput {
   }
 }
 
-extension IndexSnapshot {
+extension SegmentSet {
   func suggestions(
     forPrefix text: String, limit: Int, userID: String?, analytics: QueryAnalytics?,
     options: SuggestOptions, workspace: SearchWorkspace
@@ -101,7 +102,7 @@ extension IndexSnapshot {
       last = []
     }
     var collector = SuggestionCollector(
-      snapshot: self, structures: suggestionCache.structures(of: self), limit: limit,
+      texts: PhraseTexts(segments: self), structures: suggestionStructures(), limit: limit,
       wordCount: input.words.count, typedKey: SuggestInput.joined(earlier + [last]),
       tolerance: options.typoTolerance, workspace: workspace)
     let tolerance = options.typoTolerance
@@ -130,6 +131,9 @@ extension IndexSnapshot {
     collector.releaseBuffers()
     return ranked
   }
+}
+
+extension IndexSnapshot {
 
   /// The UTF-8 range of `text` from its first word to the end of its `words`-th word.
   static func matchedRange(in text: String, words: Int, workspace: SearchWorkspace)
@@ -213,16 +217,13 @@ struct SuggestionCandidate {
 private struct SuggestionCollector {
   typealias Candidate = SuggestionCandidate
 
-  let snapshot: IndexSnapshot
   /// Its tokenizer finds the words of display names and sound titles.
   let workspace: SearchWorkspace
   let tolerance: TypoTolerance
   let lexicon: TermLexicon
   let phrases: PhraseDictionary
   /// The texts phrases complete toward.
-  let displayNames: StringColumn
-  let soundTitles: StringColumn
-  let soundArtists: StringColumn
+  let texts: PhraseTexts
   let limit: Int
   /// How many words were typed.
   let wordCount: Int
@@ -252,18 +253,15 @@ private struct SuggestionCollector {
   }
 
   init(
-    snapshot: IndexSnapshot, structures: (lexicon: TermLexicon, phrases: PhraseDictionary),
+    texts: PhraseTexts, structures: (lexicon: TermLexicon, phrases: PhraseDictionary),
     limit: Int, wordCount: Int, typedKey: [UInt8], tolerance: TypoTolerance,
     workspace: SearchWorkspace
   ) {
-    self.snapshot = snapshot
+    self.texts = texts
     self.workspace = workspace
     self.tolerance = tolerance
     lexicon = structures.lexicon
     phrases = structures.phrases
-    displayNames = snapshot.users.displayNames
-    soundTitles = snapshot.partition(.sound).titles
-    soundArtists = snapshot.sounds.artists
     self.limit = limit
     self.wordCount = wordCount
     self.typedKey = typedKey
@@ -518,15 +516,15 @@ private struct SuggestionCollector {
         text += key
         kind = .query
       case .displayName:
-        text += displayNames.utf8(at: target)
+        text += texts.displayName(ofUser: target)
         kind = .user
         foldedName = text.count..<(text.count + key.count)
         text += key
       case .soundTitle:
-        text += soundTitles.utf8(at: target)
+        text += texts.title(ofSound: target)
         kind = .sound
       case .soundArtist:
-        text += soundArtists.utf8(at: target)
+        text += texts.artist(ofSound: target)
         kind = .sound
       }
       let range = start..<(foldedName?.lowerBound ?? text.count)
@@ -675,5 +673,26 @@ extension Suggestion.Kind {
     case .sound: 2
     case .user: 3
     }
+  }
+}
+
+/// The texts phrase completions name, read from the segment holding each target (a user or
+/// sound numbered across segments, as ``SegmentSet`` numbers them).
+struct PhraseTexts {
+  let segments: SegmentSet
+
+  func displayName(ofUser user: Int) -> UnsafeBufferPointer<UInt8> {
+    let (segment, local) = segments.locate(UInt32(user), of: .user)
+    return segment.users.displayNames.utf8(at: Int(local))
+  }
+
+  func title(ofSound sound: Int) -> UnsafeBufferPointer<UInt8> {
+    let (segment, local) = segments.locate(UInt32(sound), of: .sound)
+    return segment.partition(.sound).titles.utf8(at: Int(local))
+  }
+
+  func artist(ofSound sound: Int) -> UnsafeBufferPointer<UInt8> {
+    let (segment, local) = segments.locate(UInt32(sound), of: .sound)
+    return segment.sounds.artists.utf8(at: Int(local))
   }
 }

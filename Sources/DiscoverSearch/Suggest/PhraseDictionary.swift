@@ -105,6 +105,81 @@ final class PhraseDictionary: Sendable {
     self.init(keys: keys, weights: weights, sources: Column(sources), targets: Column(targets))
   }
 
+  /// The dictionary of several segments, whose targets are numbered across the segments
+  /// as ``SegmentSet`` numbers them: segment `s`'s users start at `userStarts[s]`, its
+  /// sounds at `soundStarts[s]`. Keys are merged in order (a k-way merge); a key's title
+  /// pair counts add up, and otherwise the entry with the largest weight stays, the one
+  /// that came first on a tie (display names before sounds before pairs), as one
+  /// dictionary of every document keeps it. A pair counted fewer than
+  /// ``minimumPairCount`` times within each segment is missing until the segments merge.
+  ///
+  /// - Complexity: O(k · s) for k keys in all and s dictionaries, plus the range-maximum
+  ///   tables.
+  convenience init(
+    merging dictionaries: [PhraseDictionary], userStarts: [UInt32], soundStarts: [UInt32]
+  ) {
+    var bytes: [UInt8] = []
+    var starts: [UInt32] = [0]
+    var weights: [UInt32] = []
+    var sources: [UInt8] = []
+    var targets: [UInt32] = []
+    var positions = [Int](repeating: 0, count: dictionaries.count)
+    func ranksFirst(_ lhs: (UInt32, UInt8, UInt32), _ rhs: (UInt32, UInt8, UInt32)) -> Bool {
+      // Larger weight, then what a build adds first: display names, then each sound's
+      // title and artist, sound by sound, then pairs.
+      func addedOrder(_ entry: (UInt32, UInt8, UInt32)) -> (Int, UInt32, UInt8) {
+        switch Source(rawValue: entry.1) ?? .titlePair {
+        case .displayName: (0, entry.2, 0)
+        case .soundTitle, .soundArtist: (1, entry.2, entry.1)
+        case .titlePair: (2, 0, 0)
+        }
+      }
+      if lhs.0 != rhs.0 { return lhs.0 > rhs.0 }
+      return addedOrder(lhs) < addedOrder(rhs)
+    }
+    while true {
+      var smallest: UnsafeBufferPointer<UInt8>?
+      for (dictionary, position) in zip(dictionaries, positions)
+      where position < dictionary.keys.count {
+        let key = dictionary.keys.key(position)
+        if smallest.map({ SortedKeys.compare(key, $0) < 0 }) ?? true { smallest = key }
+      }
+      guard let smallest else { break }
+      var pairCount: UInt64 = 0
+      var best: (UInt32, UInt8, UInt32)?
+      for index in dictionaries.indices where positions[index] < dictionaries[index].keys.count {
+        let dictionary = dictionaries[index]
+        let position = positions[index]
+        guard SortedKeys.compare(dictionary.keys.key(position), smallest) == 0 else { continue }
+        positions[index] += 1
+        let weight = dictionary.weights.weights[position]
+        var target = dictionary.targets[position]
+        switch dictionary.source(at: position) {
+        case .titlePair:
+          pairCount += UInt64(weight)
+          continue
+        case .displayName: target += userStarts[index]
+        case .soundTitle, .soundArtist: target += soundStarts[index]
+        }
+        let entry = (weight, dictionary.sources[position], target)
+        if best.map({ ranksFirst(entry, $0) }) ?? true { best = entry }
+      }
+      if pairCount > 0 {
+        let pair = (UInt32(clamping: pairCount), Source.titlePair.rawValue, UInt32.max)
+        if best.map({ ranksFirst(pair, $0) }) ?? true { best = pair }
+      }
+      guard let best else { continue }
+      bytes.append(contentsOf: smallest)
+      starts.append(UInt32(truncatingIfNeeded: bytes.count))
+      weights.append(best.0)
+      sources.append(best.1)
+      targets.append(best.2)
+    }
+    self.init(
+      keys: SortedKeys(bytes: Column(bytes), starts: Column(starts)), weights: weights,
+      sources: Column(sources), targets: Column(targets))
+  }
+
   /// The fewest titles worth a second thread (starting one costs tens of microseconds).
   static let parallelTitleMinimum = 1_024
 

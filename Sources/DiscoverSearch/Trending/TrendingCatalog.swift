@@ -10,7 +10,8 @@ private let catalogSerials = Atomic<UInt64>(0)
 /// Built once per index snapshot (O(n) in its documents) and immutable; the strings of a list
 /// item are read from the snapshot only for the items listed.
 final class TrendingCatalog: Sendable {
-  let snapshot: IndexSnapshot
+  /// The segments the catalog was built from (``catalogVideo(at:)`` and its kin read them).
+  let segments: SegmentSet
   /// A number no other catalog of this process has: what positions cached elsewhere are
   /// checked against.
   let serial: UInt64
@@ -38,8 +39,15 @@ final class TrendingCatalog: Sendable {
   /// The use number of each item in ``usedItems``.
   private let useNumbersByKey: FingerprintTable<ContentKey, Int32>
 
-  init(snapshot: IndexSnapshot) {
-    self.snapshot = snapshot
+  /// The catalog of one segment.
+  convenience init(snapshot: IndexSnapshot) {
+    self.init(segments: SegmentSet(snapshot))
+  }
+
+  /// The catalog of every segment of `segments`.
+  init(segments: SegmentSet) {
+    self.segments = segments
+    let snapshot = segments
     serial = catalogSerials.add(1, ordering: .relaxed).newValue
     var videos = FingerprintTable<ContentKey, Int32>()
     videos.reserveCapacity(snapshot.catalogVideoCount)
@@ -328,31 +336,27 @@ struct VideoUses: Sendable, Hashable {
 extension TrendingCatalog {
   /// The id of the document at a catalog position.
   func id(_ type: ContentType, at position: Int) -> String {
-    ids(of: type).string(at: position)
-  }
-
-  /// The id column of the documents of `type`, in catalog order.
-  @inline(__always)
-  private func ids(of type: ContentType) -> StringColumn {
-    switch type {
-    case .video: snapshot.partition(.video).ids
-    case .hashtag: snapshot.partition(.hashtag).ids
-    case .sound: snapshot.partition(.sound).ids
-    case .effect: snapshot.effects.ids
-    }
+    let (ids, local) = segments.idColumn(type, at: position)
+    return ids.string(at: local)
   }
 
   /// Brings the ids of the documents at `positions` into the cache, their offsets and then
   /// their bytes, each stage's misses overlapping (see ``prefetchUseNumbers(ofVideosAt:ofType:)``).
   func prefetchIDs(_ type: ContentType, at positions: [Int]) {
-    let ids = ids(of: type)
-    for position in positions { ids.prefetch(position, includingBytes: false) }
-    for position in positions { ids.prefetch(position, includingBytes: true) }
+    for position in positions {
+      let (ids, local) = segments.idColumn(type, at: position)
+      ids.prefetch(local, includingBytes: false)
+    }
+    for position in positions {
+      let (ids, local) = segments.idColumn(type, at: position)
+      ids.prefetch(local, includingBytes: true)
+    }
   }
 
-  /// The UTF-8 bytes of the id of the document at a catalog position, in the snapshot.
+  /// The UTF-8 bytes of the id of the document at a catalog position, in its segment.
   private func idBytes(_ type: ContentType, at position: Int) -> UnsafeBufferPointer<UInt8> {
-    ids(of: type).utf8(at: position)
+    let (ids, local) = segments.idColumn(type, at: position)
+    return ids.utf8(at: local)
   }
 
   /// Whether the id at `position` comes before the id at `other`, in the order that breaks
@@ -372,7 +376,7 @@ extension TrendingCatalog {
   /// The position of a hashtag document by its id, by a linear scan (hashtag documents are
   /// few next to videos; used to resolve blocklist entries and explanations).
   func hashtagPosition(id: String) -> Int? {
-    (0..<snapshot.catalogHashtagCount).first { self.id(.hashtag, at: $0) == id }
+    (0..<segments.catalogHashtagCount).first { self.id(.hashtag, at: $0) == id }
   }
 
   /// The keys `blocklist` keeps out: each entry as a video, sound or effect id, a hashtag
@@ -387,7 +391,7 @@ extension TrendingCatalog {
       if !folded.isEmpty { keys.insert(ContentKey(.hashtag, folded)) }
     }
     if !blocklist.isEmpty {
-      for position in 0..<snapshot.catalogHashtagCount
+      for position in 0..<segments.catalogHashtagCount
       where blocklist.contains(id(.hashtag, at: position)) {
         keys.insert(hashtagKeysByPosition[position])
       }

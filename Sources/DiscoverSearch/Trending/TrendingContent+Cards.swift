@@ -14,9 +14,9 @@ final class ItemCard: Sendable {
   /// A video's creator, a hashtag's description, a sound's artist.
   let subtitle: String?
 
-  /// Reads the card of the document at `position` from the catalog's snapshot.
+  /// Reads the card of the document at `position` from the catalog's segments.
   convenience init(_ type: ContentType, at position: Int, catalog: TrendingCatalog) {
-    let snapshot = catalog.snapshot
+    let snapshot = catalog.segments
     switch type {
     case .video:
       let video = snapshot.catalogVideo(at: position, includingUses: false)
@@ -192,6 +192,6 @@ extension TrendingContent {
       case .effect: nil
       }
     guard positions.count > 1, let searchType else { return 0 }
-    return catalog.snapshot.touchResultFields(positions.map { (searchType, UInt32($0)) })
+    return catalog.segments.touchResultFields(positions.map { (searchType, UInt32($0)) })
   }
 }

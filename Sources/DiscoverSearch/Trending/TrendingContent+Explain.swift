@@ -65,7 +65,7 @@ extension TrendingContent {
     guard type == .hashtag else { return ContentKey(type, id) }
     if let position = catalog.hashtagPosition(id: id) {
       return ContentKey(
-        .hashtag, TrendingCatalog.foldHashtag(catalog.snapshot.catalogHashtag(at: position).name))
+        .hashtag, TrendingCatalog.foldHashtag(catalog.segments.catalogHashtag(at: position).name))
     }
     return ContentKey(.hashtag, TrendingCatalog.foldHashtag(id))
   }

@@ -100,18 +100,18 @@ public final class TrendingContent: Sendable {
 
   /// The catalog of the index's current snapshot, built on first use.
   var catalog: TrendingCatalog {
-    guard let snapshot = index?.snapshot else {
+    guard let segments = index?.segments else {
       return caches.withLock { caches in
-        if let catalog = caches.catalog, catalog.snapshot.documentCount == 0 { return catalog }
+        if let catalog = caches.catalog, catalog.segments.documentCount == 0 { return catalog }
         let catalog = TrendingCatalog()
         caches.catalog = catalog
         return catalog
       }
     }
-    if let catalog = caches.withLock({ $0.catalog }), catalog.snapshot === snapshot {
+    if let catalog = caches.withLock({ $0.catalog }), catalog.segments === segments {
       return catalog
     }
-    let catalog = TrendingCatalog(snapshot: snapshot)
+    let catalog = TrendingCatalog(segments: segments)
     caches.withLock { $0.catalog = catalog }
     return catalog
   }

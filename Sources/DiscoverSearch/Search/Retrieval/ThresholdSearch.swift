@@ -81,7 +81,7 @@ struct ThresholdSearch {
   init(partition: TypePartition, scorer: BM25F, blend: ScoreBlend, groups: [TermPlan]) {
     let postings = partition.postings
     precondition(
-      scorer.weights == postings.impactWeights && !groups.isEmpty,
+      scorer.readsImpacts(of: postings) && !groups.isEmpty,
       "a threshold search needs the impacts' weights and a term")
     self.postings = postings
     self.scorer = scorer

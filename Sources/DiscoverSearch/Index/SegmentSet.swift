@@ -1,0 +1,289 @@
+import Foundation
+
+/// The published segments of an index, searched as one: what a search reads.
+///
+/// Each segment is an ``IndexSnapshot`` built from some of the documents. A type's documents
+/// are numbered across segments, segment after segment (Lucene's `docBase`), so hits,
+/// cursors and facet counts of the whole index read like those of one segment. Scores use
+/// index-wide statistics (``SegmentStatistics``): with no deletes, a document scores the same
+/// however the documents are split into segments, up to float rounding of the popularity
+/// pivot.
+final class SegmentSet: Sendable {
+  /// The segments, oldest first.
+  let segments: [IndexSnapshot]
+  /// Per type (`SearchResultType.index`), segment `s`'s documents are
+  /// `starts[type][s]..<starts[type][s + 1]`.
+  let starts: [[UInt32]]
+  /// Segment `s`'s effects are `effectStarts[s]..<effectStarts[s + 1]` of the catalog.
+  let effectStarts: [UInt32]
+  /// Per type, the index-wide statistics BM25F reads.
+  let statistics: [SegmentStatistics]
+  /// Per segment and type, the normalization by index-wide average lengths; `nil` where the
+  /// segment's own averages are the index-wide ones (always so with one segment).
+  let normalizations: [[SegmentNormalization?]]
+  /// Each type's index-wide default popularity pivot, computed on first use.
+  private let pivots = Lock<[SearchResultType: Double]>([:])
+  /// The lexicon of every segment's terms, merged on first use (with one segment, that
+  /// segment's own).
+  private let mergedLexicon = Lock<TermLexicon?>(nil)
+  /// Per segment, the id tables of its users, sounds and effects, built on first use (see
+  /// ``ReferenceResolver``).
+  let idTables: [IDTables]
+  /// The phrase dictionary of every segment, merged on first use.
+  private let mergedPhrases = Lock<PhraseDictionary?>(nil)
+
+  /// The set of `segments`, oldest first.
+  ///
+  /// - Precondition: at least one segment; fewer than 2^32 documents of a type in all.
+  init(segments: [IndexSnapshot]) {
+    precondition(!segments.isEmpty, "a segment set has a segment")
+    self.segments = segments
+    starts = SearchResultType.allCases.map { type in
+      var starts: [UInt32] = [0]
+      for segment in segments {
+        starts.append(starts.last! + UInt32(segment.partition(type).documentCount))
+      }
+      return starts
+    }
+    var effectStarts: [UInt32] = [0]
+    for segment in segments {
+      effectStarts.append(effectStarts.last! + UInt32(segment.effects.count))
+    }
+    self.effectStarts = effectStarts
+    idTables = segments.map { _ in IDTables() }
+    let statistics = SearchResultType.allCases.map { type in
+      SegmentStatistics(partitions: segments.map { $0.partition(type) })
+    }
+    self.statistics = statistics
+    normalizations = segments.map { segment in
+      SearchResultType.allCases.map { type in
+        SegmentNormalization(
+          partition: segment.partition(type), statistics: statistics[type.index],
+          configuration: segment.configuration)
+      }
+    }
+  }
+
+  /// The set of one segment.
+  convenience init(_ snapshot: IndexSnapshot) {
+    self.init(segments: [snapshot])
+  }
+
+  var configuration: IndexConfiguration { segments[0].configuration }
+
+  /// The number of documents of `type` in every segment.
+  func documentCount(of type: SearchResultType) -> Int {
+    Int(starts[type.index].last!)
+  }
+
+  /// The number of documents of every searchable type.
+  var documentCount: Int {
+    SearchResultType.allCases.reduce(0) { $0 + documentCount(of: $1) }
+  }
+
+  /// The bytes the segments hold in memory (``IndexSnapshot/memoryBytes``), and the
+  /// merged suggestion structures once built.
+  var memoryBytes: Int {
+    segments.reduce(0) { $0 + $1.memoryBytes }
+      + (mergedLexicon.withLock { $0?.byteCount } ?? 0)
+      + (mergedPhrases.withLock { $0?.byteCount } ?? 0)
+  }
+
+  /// The segment holding document `document` of `type` (in the set's numbering), and the
+  /// document's number there.
+  @inline(__always)
+  func locate(_ document: UInt32, of type: SearchResultType) -> (
+    segment: IndexSnapshot, document: UInt32
+  ) {
+    let (index, local) = position(of: document, of: type)
+    return (segments[index], local)
+  }
+
+  /// The index of the segment holding document `document` of `type`, and the document's
+  /// number there.
+  func position(of document: UInt32, of type: SearchResultType) -> (
+    segment: Int, document: UInt32
+  ) {
+    guard segments.count > 1 else { return (0, document) }
+    let starts = self.starts[type.index]
+    // The last segment starting at or before the document.
+    var low = 0
+    var high = segments.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if starts[middle] <= document { low = middle } else { high = middle - 1 }
+    }
+    return (low, document - starts[low])
+  }
+
+  /// The lexicon of all the segments' terms with their index-wide document frequencies.
+  func lexicon() -> TermLexicon {
+    guard segments.count > 1 else { return segments[0].suggestionCache.lexicon(of: segments[0]) }
+    return mergedLexicon.withLock { merged in
+      if let merged { return merged }
+      let made = TermLexicon(
+        merging: segments.map { $0.suggestionCache.lexicon(of: $0) })
+      merged = made
+      return made
+    }
+  }
+
+  /// The lexicon and phrase dictionary of every segment (with one segment, its own).
+  func suggestionStructures() -> (lexicon: TermLexicon, phrases: PhraseDictionary) {
+    guard segments.count > 1 else {
+      return segments[0].suggestionCache.structures(of: segments[0])
+    }
+    // The phrases' lock before the lexicon's, as ``SuggestionCache`` takes them.
+    let phrases = mergedPhrases.withLock { merged in
+      if let merged { return merged }
+      let made = PhraseDictionary(
+        merging: segments.map { $0.suggestionCache.structures(of: $0).phrases },
+        userStarts: starts[SearchResultType.user.index],
+        soundStarts: starts[SearchResultType.sound.index])
+      merged = made
+      return made
+    }
+    return (lexicon(), phrases)
+  }
+
+  /// `ranking` with each type's popularity pivot fixed to the index-wide default where it
+  /// sets none, so that every segment's static factors use the same pivot. With one
+  /// segment, `ranking` itself: the segment's own default is the index-wide one.
+  func rankingWithIndexPivots(_ ranking: RankingOptions) -> RankingOptions {
+    guard segments.count > 1, ranking.usesStaticSignals else { return ranking }
+    var ranking = ranking
+    for type in SearchResultType.allCases {
+      let set = ranking.popularity.pivots[type] ?? 0
+      if !(set.isFinite && set > 0) { ranking.popularity.pivots[type] = defaultPivot(of: type) }
+    }
+    return ranking
+  }
+
+  /// Lucene `FeatureField`'s default pivot over every segment: the geometric mean of
+  /// `1 + S`, from each segment's own geometric mean weighted by its document count.
+  private func defaultPivot(of type: SearchResultType) -> Double {
+    if let known = pivots.withLock({ $0[type] }) { return known }
+    var sum = 0.0
+    var count = 0
+    for segment in segments {
+      let documents = segment.partition(type).documentCount
+      guard documents > 0 else { continue }
+      sum +=
+        Double(documents) * log(segment.staticFactors.defaultPivot(snapshot: segment, type: type))
+      count += documents
+    }
+    let pivot = count > 0 ? max(exp(sum / Double(count)), 1) : 1
+    pivots.withLock { $0[type] = pivot }
+    return pivot
+  }
+}
+
+/// The statistics BM25F reads for one type over every segment: the number of documents and
+/// each field's average length.
+struct SegmentStatistics: Sendable {
+  let documentCount: Int
+  let averageFieldLengths: [Float]
+
+  /// The statistics of one type's partitions, one per segment. The averages are computed as
+  /// a single build computes them (sums of the decoded length codes, divided once), so they
+  /// are bit for bit the same however the documents are split.
+  init(partitions: [TypePartition]) {
+    if partitions.count == 1 {
+      documentCount = partitions[0].documentCount
+      averageFieldLengths = partitions[0].averageFieldLengths
+      return
+    }
+    let fieldCount = partitions[0].fieldCount
+    var sums = [Double](repeating: 0, count: fieldCount)
+    var count = 0
+    for partition in partitions {
+      count += partition.documentCount
+      for (field, sum) in partition.fieldLengthSums.enumerated() { sums[field] += sum }
+    }
+    documentCount = count
+    averageFieldLengths =
+      count > 0 ? sums.map { Float($0 / Double(count)) } : [Float](repeating: 0, count: fieldCount)
+  }
+
+  /// The idf of a term `documentFrequency` documents of the type hold.
+  func idf(documentFrequency: Int) -> Float {
+    BM25F.idf(documentFrequency: documentFrequency, documentCount: documentCount)
+  }
+}
+
+/// How one segment's partition normalizes field lengths when the index-wide averages differ
+/// from its own.
+struct SegmentNormalization: Sendable {
+  /// `FieldLength.inverseNormalization` per field for the index-wide averages, 256 a field.
+  let inverseNormalization: Column<Float>
+  /// Per field, how much larger a normalized frequency can be under the index-wide average
+  /// than under the segment's own, with which its stored block and list bounds were
+  /// computed: `len / avg` grows at most by `avgIndex / avgSegment`, so `1 − b + b·len/avg`
+  /// shrinks at most by that factor (and `x` grows at most by it). Bounds are scaled by it,
+  /// so they stay bounds; exact impact values are not used (``BM25F/readsImpacts(of:)``).
+  let boundScale: SIMD4<Float>
+
+  /// The normalization of `partition` under `statistics`, or `nil` when its own averages
+  /// are the index-wide ones.
+  init?(
+    partition: TypePartition, statistics: SegmentStatistics, configuration: IndexConfiguration
+  ) {
+    guard statistics.averageFieldLengths != partition.averageFieldLengths else { return nil }
+    var tables: [Float] = []
+    var scale = SIMD4<Float>(repeating: 1)
+    for (slot, field) in SearchField.fields(of: partition.type).enumerated() {
+      let index = statistics.averageFieldLengths[slot]
+      let own = partition.averageFieldLengths[slot]
+      tables += FieldLength.inverseNormalization(
+        b: configuration.b(for: field), averageLength: index)
+      // A field empty in the segment has no frequency to bound. The margin covers the
+      // rounding of the scaled product.
+      if own > 0 && index > own { scale[slot] = index / own * (1 + 0x1p-16) }
+    }
+    inverseNormalization = Column(tables)
+    boundScale = scale
+  }
+}
+
+/// Finds the document a video's reference names when it is in another segment than the
+/// video: documents refer to each other by id (a stable key), and a segment built without
+/// the creator or sound of one of its videos keeps the id (``UnresolvedReference``).
+struct ReferenceResolver {
+  let segments: SegmentSet
+
+  /// The segment holding the document of `kind` with `id`, and its number there.
+  ///
+  /// - Complexity: O(1) expected, after each segment's table of that kind is built on
+  ///   first use (O(n) in its ids).
+  func resolve(_ id: String, as kind: UnresolvedReference.Kind) -> (IndexSnapshot, Int)? {
+    var id = id
+    for (index, segment) in segments.segments.enumerated() {
+      let table = segments.idTables[index].table(of: kind, in: segment)
+      if let found = id.withUTF8({ table.find(UnsafeRawBufferPointer($0)) }) {
+        return (segment, Int(found))
+      }
+    }
+    return nil
+  }
+}
+
+/// One segment's id tables of users, sounds and effects, built on first use.
+final class IDTables: Sendable {
+  private let tables = Lock<[UnresolvedReference.Kind: ByteStringTable]>([:])
+
+  /// The table from id to document number of `kind`'s documents in `segment`.
+  func table(of kind: UnresolvedReference.Kind, in segment: IndexSnapshot) -> ByteStringTable {
+    tables.withLock { tables in
+      if let known = tables[kind] { return known }
+      let ids: StringColumn
+      switch kind {
+      case .creator: ids = segment.partition(.user).ids
+      case .sound: ids = segment.partition(.sound).ids
+      case .effect: ids = segment.effects.ids
+      }
+      let made = ByteStringTable(arena: Array(ids.bytes.buffer), starts: Array(ids.offsets.buffer))
+      tables[kind] = made
+      return made
+    }
+  }
+}
