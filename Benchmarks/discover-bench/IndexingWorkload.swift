@@ -43,28 +43,9 @@ struct IndexingWorkload {
         "Indexing: \(TextFormatting.grouped(writer.documentCount))\(total) documents added")
     }
 
-    if let count = options.documentCount {
-      let corpus = SyntheticCorpus(documentCount: count, seed: options.seed)
-      try corpus.forEachBatch(size: IndexingWorkload.batchSize) { try addBatch($0) }
-    } else {
+    let report = try Self.forEachBatch(of: options, size: Self.batchSize) { try addBatch($0) }
+    if let report {
       let url = options.corpus ?? BenchmarkOptions.embeddedCorpus
-      guard FileManager.default.fileExists(atPath: url.path) else {
-        throw SearchError(
-          .invalidArgument,
-          options.corpus == nil
-            ? "the embedded corpus is missing at \(url.path); run from a checkout of the package or pass --corpus FILE"
-            : "no corpus file at \(url.path)")
-      }
-      var batch: [Document] = []
-      batch.reserveCapacity(IndexingWorkload.batchSize)
-      let report = try CorpusLoader.forEachDocument(at: url, policy: .skip) { document in
-        batch.append(document)
-        if batch.count == IndexingWorkload.batchSize {
-          try addBatch(batch)
-          batch.removeAll(keepingCapacity: true)
-        }
-      }
-      try addBatch(batch)
       issues = report.issueCount
       for issue in report.issues.prefix(10) {
         FileHandle.standardError.write(Data("warning: \(url.lastPathComponent): \(issue)\n".utf8))
@@ -80,6 +61,40 @@ struct IndexingWorkload {
     return Result(
       index: index, documentCount: writer.documentCount, seconds: Double(nanoseconds) / 1e9,
       commitSeconds: Double(commit) / 1e9, queryMix: mix, corpusIssues: issues)
+  }
+}
+
+extension IndexingWorkload {
+  /// Calls `body` with the benchmark's documents in batches of `size`: the synthetic
+  /// corpus of `options`, or its corpus file. Returns the file's load report (`nil` for the
+  /// synthetic corpus).
+  static func forEachBatch(
+    of options: BenchmarkOptions, size: Int, _ body: ([Document]) throws -> Void
+  ) throws -> CorpusLoadReport? {
+    if let count = options.documentCount {
+      let corpus = SyntheticCorpus(documentCount: count, seed: options.seed)
+      try corpus.forEachBatch(size: size) { try body($0) }
+      return nil
+    }
+    let url = options.corpus ?? BenchmarkOptions.embeddedCorpus
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw SearchError(
+        .invalidArgument,
+        options.corpus == nil
+          ? "the embedded corpus is missing at \(url.path); run from a checkout of the package or pass --corpus FILE"
+          : "no corpus file at \(url.path)")
+    }
+    var batch: [Document] = []
+    batch.reserveCapacity(size)
+    let report = try CorpusLoader.forEachDocument(at: url, policy: .skip) { document in
+      batch.append(document)
+      if batch.count == size {
+        try body(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
+    }
+    try body(batch)
+    return report
   }
 }
 

@@ -8,9 +8,9 @@ import Foundation
 /// taking 100,000 count updates and publishing them (of the 5,000 videos it added, then of
 /// 100,000 distinct videos).
 ///
-/// The contract's tiered-segment and deleted-document ratios are left out, not faked: this
-/// version publishes one segment, rebuilt from the documents the writer holds (after count
-/// changes alone, the last one with new count columns).
+/// Publishes of new documents add a segment of them; commits and updates rebuild one
+/// segment. The tiered ratios come from ``TieredWorkload``; the deleted-document ratio is
+/// left out, not faked: a delete rebuilds the index, so no segment holds deleted documents.
 struct LiveWorkload {
   /// Fresh opens timed; the median is reported.
   static let opens = 5
@@ -41,6 +41,8 @@ struct LiveWorkload {
     /// not in the contract's JSON.
     var firstPrefixSearchAfterPublishMillis: Double
     var firstCompletionAfterPublishMillis: Double
+    /// The tiered index against one segment (``TieredWorkload``).
+    var tiered: TieredWorkload.Result?
   }
 
   let directory: URL

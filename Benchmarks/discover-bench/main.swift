@@ -79,6 +79,10 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
       directory: directory, firstSearch: searchQueries.first?.text ?? "dance",
       firstPrefix: suggestQueries.first?.text ?? "da"
     ).run()
+    progress.update("Tiered: streaming the documents in publishes of 1,000")
+    live?.tiered = try TieredWorkload(
+      options: options, single: index, queries: searchQueries, progress: progress
+    ).run()
   }
 
   let report = BenchmarkReport(

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A search index of videos, users, hashtags and sounds: the library's entry point.
@@ -19,6 +20,8 @@ public final class DiscoverIndex: Sendable {
   let source = Lock<IndexSource?>(nil)
   /// Reusable search buffers, shared by every snapshot of this index.
   let workspaces = WorkspacePool()
+  /// The merge running on a task of its own, if any.
+  let merges = MergeTracker()
 
   /// Creates an empty index.
   public convenience init(configuration: IndexConfiguration = IndexConfiguration()) {
@@ -73,9 +76,9 @@ public final class DiscoverIndex: Sendable {
         IndexDirectory.removeUnreferencedFiles(in: directory, keeping: newest)
       }
     }
-    let snapshot = self.snapshot
+    let segments = self.segments
     return IndexWriter(
-      target: self, configuration: snapshot.configuration, store: try snapshot.storedDocuments(),
+      target: self, configuration: segments.configuration, store: try segments.storedDocuments(),
       lock: lock)
   }
 
@@ -100,6 +103,19 @@ public final class DiscoverIndex: Sendable {
     current.withLock { $0 = segments }
   }
 
+  /// Replaces `inputs` by `merged`, their merge, if they are all still published (a
+  /// publish since may have rebuilt the index); returns whether it did.
+  @discardableResult
+  func replaceSegments(_ inputs: [IndexSnapshot], with merged: IndexSnapshot) -> Bool {
+    current.withLock { set in
+      guard let segments = SegmentSet.replacing(inputs, with: merged, in: set.segments) else {
+        return false
+      }
+      set = SegmentSet(segments: segments, documents: set.documents)
+      return true
+    }
+  }
+
   /// The number of documents of every type.
   public var documentCount: Int { segments.documentCount }
 
@@ -121,4 +137,32 @@ public final class DiscoverIndex: Sendable {
   /// The bytes the index holds in memory: postings, term dictionary, numeric columns and
   /// stored display fields (not the text it was built from).
   public var memoryBytes: Int { segments.memoryBytes }
+}
+
+/// Whether a merge is running on a task of its own for an index (at most one at a time),
+/// and a way to wait for it.
+final class MergeTracker: Sendable {
+  private let running = Lock(false)
+  private let group = DispatchGroup()
+
+  /// Marks a merge started; `false` when one is running already.
+  func begin() -> Bool {
+    running.withLock { running in
+      guard !running else { return false }
+      running = true
+      group.enter()
+      return true
+    }
+  }
+
+  /// Marks the running merge done.
+  func end() {
+    running.withLock { $0 = false }
+    group.leave()
+  }
+
+  /// Waits until no merge is running.
+  func wait() {
+    group.wait()
+  }
 }

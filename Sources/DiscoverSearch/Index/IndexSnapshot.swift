@@ -214,6 +214,9 @@ final class IndexSnapshot: Sendable {
   let exactNames = ExactNameFilterCache()
   /// The documents this snapshot was built from, which a writer of the index starts from.
   let documents = DocumentSlot()
+  /// Its users', sounds' and effects' ids, for references from other segments, built on
+  /// first use (``ReferenceResolver``).
+  let idTables = IDTables()
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
@@ -244,6 +247,9 @@ final class IndexSnapshot: Sendable {
 
   /// The number of documents of every searchable type (effects are not counted).
   var documentCount: Int { partitions.reduce(0) { $0 + $1.documentCount } }
+
+  /// The number of documents of every type, effects included.
+  var heldCount: Int { documentCount + effects.count }
 
   /// The bytes the index holds in memory: postings, dictionary, columns, stored text (the
   /// effects and what the trending lists read included), and the suggestion structures and

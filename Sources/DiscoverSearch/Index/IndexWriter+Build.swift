@@ -48,7 +48,11 @@ extension IndexWriter {
       }
     }
     var userVideoCounts = [UInt32](repeating: 0, count: userCount)
-    for creator in creators where creator != UInt32.max { userVideoCounts[Int(creator)] &+= 1 }
+    if let counts = segmentContext?.userVideoCounts, counts.count == userCount {
+      userVideoCounts = counts.map { UInt32(clamping: $0) }
+    } else {
+      for creator in creators where creator != UInt32.max { userVideoCounts[Int(creator)] &+= 1 }
+    }
 
     // The snapshot numbers each type's documents most popular first (``DocumentOrder``).
     let videoOrder = DocumentOrder(counts: videoViews)
@@ -57,12 +61,13 @@ extension IndexWriter {
     let soundOrder = DocumentOrder(counts: soundVideos)
     let orders = [videoOrder, userOrder, hashtagOrder, soundOrder]
 
-    let splits = makeTagSplits()
+    let splits = segmentContext?.tagSplits(termCount: termCount) ?? makeTagSplits()
+    let creatorTerms = self.creatorTerms(creators: creators, unresolved: unresolved)
     var partitions: [TypePartition] = []
     for builder in builders {
       partitions.append(
         try makePartition(
-          builder, termCount: termCount, splits: splits, creators: creators,
+          builder, termCount: termCount, splits: splits, creatorTerms: creatorTerms,
           order: orders[builder.type.index]))
     }
 
@@ -99,6 +104,29 @@ extension IndexWriter {
       videos: videos, users: users, hashtags: hashtags, sounds: soundColumns,
       effects: effectColumns)
     return (snapshot, orders)
+  }
+
+  /// The creator terms of each video: its creator's, resolved to a user held; for a
+  /// segment's writer, also those of creators outside the segment (``SegmentContext``),
+  /// numbered after the users held.
+  private func creatorTerms(creators: [UInt32], unresolved: [UnresolvedReference])
+    -> CreatorTerms
+  {
+    guard let context = segmentContext, !context.externalCreators.isEmpty else {
+      return CreatorTerms(
+        creators: creators, terms: userCreatorTerms, starts: userCreatorTermStarts)
+    }
+    let userCount = UInt32(builders[SearchResultType.user.index].documentCount)
+    var owners = creators
+    for reference in unresolved where reference.kind == .creator {
+      if let external = context.externalCreators[reference.id] {
+        owners[Int(reference.video)] = userCount + external
+      }
+    }
+    let offset = UInt32(userCreatorTerms.count)
+    return CreatorTerms(
+      creators: owners, terms: userCreatorTerms + context.externalCreatorTerms,
+      starts: userCreatorTermStarts + context.externalCreatorStarts.dropFirst().map { $0 + offset })
   }
 
   /// Each video's effect in snapshot order, as ``VideoColumns/effects`` keeps them: the
@@ -169,16 +197,13 @@ extension IndexWriter {
   /// second, never stored in between.
   private func makePartition(
     _ builder: TypeBuilder, termCount: Int, splits: TagSplits,
-    creators: [UInt32], order: DocumentOrder
+    creatorTerms videoCreatorTerms: CreatorTerms, order: DocumentOrder
   ) throws -> TypePartition {
     let fieldCount = builder.fieldCount
     let documentCount = builder.documentCount
     var norms = builder.norms
     let words = builder.entries.buffer
-    let creatorTerms =
-      builder.type == .video
-      ? CreatorTerms(creators: creators, terms: userCreatorTerms, starts: userCreatorTermStarts)
-      : nil
+    let creatorTerms = builder.type == .video ? videoCreatorTerms : nil
 
     // Where each document's entries start; the last one's end at `words.count`.
     let documentStarts = builder.entryStarts
@@ -261,17 +286,20 @@ extension IndexWriter {
     }
     norms = ordered
 
-    // Average field lengths, from the same codes the searcher decodes.
-    var averages = [Float](repeating: 0, count: fieldCount)
-    if documentCount > 0 {
-      var sums = [Double](repeating: 0, count: fieldCount)
-      for document in 0..<documentCount {
-        for field in 0..<fieldCount {
-          sums[field] += Double(FieldLength.table[Int(norms[document * fieldCount + field])])
-        }
+    // Average field lengths, from the same codes the searcher decodes; a segment's are the
+    // whole index's (its context holds the other documents' sums).
+    var sums = [Double](repeating: 0, count: fieldCount)
+    for document in 0..<documentCount {
+      for field in 0..<fieldCount {
+        sums[field] += Double(FieldLength.table[Int(norms[document * fieldCount + field])])
       }
-      averages = sums.map { Float($0 / Double(documentCount)) }
     }
+    var count = documentCount
+    if let others = segmentContext?.otherLengths[builder.type.index] {
+      count += others.count
+      for field in 0..<fieldCount { sums[field] += others.sums[field] }
+    }
+    let averages = sums.map { FieldLength.average(sum: $0, count: count) }
     let fields = SearchField.fields(of: builder.type)
     let inverseNormalization = (0..<fieldCount).map {
       FieldLength.inverseNormalization(
@@ -522,7 +550,7 @@ extension IndexWriter {
 
 /// The terms each video gets in its creator field: its creator's username and display name
 /// terms (`IndexWriter.userCreatorTerms`), each packed as term id << 32 | position.
-private struct CreatorTerms {
+struct CreatorTerms {
   /// Each video's creator, as the writer's user number, or `UInt32.max`.
   let creators: [UInt32]
   let terms: [UInt64]
@@ -565,7 +593,7 @@ private struct CreatorTerms {
 }
 
 /// The vocabulary parts of concatenated tags, by term (`IndexWriter.makeTagSplits()`).
-private struct TagSplits {
+struct TagSplits {
   /// `index[term]` is where the term's parts start in `parts`, which holds a count followed by
   /// that many part term ids; meaningful only for terms marked in `hasParts`.
   private var index: [UInt32]

@@ -11,10 +11,12 @@ import Foundation
 ///
 /// The writer keeps every document as a compact binary record. While documents are only
 /// added or their counts changed, each is analyzed as it comes (tokens become term ids and
-/// postings entries), and publishing inverts the entries into compressed posting lists.
-/// After a delete or an update, publishing analyzes every document held again. Either way a
-/// publish builds the whole snapshot, so it costs time proportional to the collection, not
-/// to what changed since the last one.
+/// postings entries). A publish after additions alone builds a segment of the new documents
+/// (``makeSegment(of:)``), searched with the index's others as one (``SegmentSet``), and
+/// ``mergePolicy`` merges segments on a task of its own. A publish after a delete or an
+/// update, or after counts and documents both changed, and every commit, build one segment
+/// of everything (after a delete or update, analyzing every document again); after count
+/// changes alone, the last snapshot is shared with new count columns.
 public struct IndexWriter {
   /// The settings the index is built with.
   public let configuration: IndexConfiguration
@@ -34,6 +36,14 @@ public struct IndexWriter {
   private var countBase: (snapshot: IndexSnapshot, orders: [DocumentOrder])?
   /// Which counts changed since ``countBase`` was published.
   private var changedCounts = CountKinds()
+  /// Whether counts changed since the last publish.
+  var hasCountChangesSincePublish: Bool { !changedCounts.isEmpty }
+  /// When and which segments ``publish()`` merges (``MergePolicy``).
+  public var mergePolicy = MergePolicy()
+  /// The documents added since the last publish, while only additions happened since and
+  /// the index shows what that publish published: the next publish builds a segment of
+  /// them alone (``makeSegment(of:)``). `nil` when the next publish builds the whole index.
+  var unpublished: [Document]?
 
   var terms = TermInterner()
   /// Occurrences of all words of running text (titles, descriptions, names), the vocabulary
@@ -88,6 +98,9 @@ public struct IndexWriter {
   var effectNames = StringColumnBuilder()
   var effectThumbnails = URLColumnBuilder()
   var effectUseCounts: [Int] = []
+  /// For a writer of a segment's documents alone, what it reads from the writer of the
+  /// whole index (``makeSegment(of:)``); `nil` for any other writer.
+  var segmentContext: SegmentContext?
 
   /// Creates a writer whose snapshots are not published anywhere (see ``makeIndex()``).
   public init(configuration: IndexConfiguration = IndexConfiguration()) {
@@ -106,6 +119,7 @@ public struct IndexWriter {
     directoryLock = lock
     self.store = store
     analysisIsCurrent = store.count == 0
+    unpublished = []
   }
 
   /// A writer with `other`'s target, lock and documents, and no analysis.
@@ -114,6 +128,7 @@ public struct IndexWriter {
     target = other.target
     directoryLock = other.directoryLock
     store = other.store
+    mergePolicy = other.mergePolicy
   }
 
   /// The number of documents held, of every type, effects included.
@@ -138,7 +153,25 @@ public struct IndexWriter {
     store.store(document)
     countBase = nil
     hasUncommittedChanges = true
+    trackUnpublished(document)
   }
+
+  /// Keeps `document` for the next publish's new segment, unless the documents added since
+  /// the last publish are a large part of the index: then one build of everything costs
+  /// about as much as a segment of them, and holding them costs memory.
+  private mutating func trackUnpublished(_ document: Document) {
+    guard unpublished != nil else { return }
+    unpublished!.append(document)
+    if unpublished!.count > Self.segmentDocumentsMinimum
+      && unpublished!.count * 4 > store.count
+    {
+      unpublished = nil
+    }
+  }
+
+  /// Below this many documents added since the last publish, the publish always builds a
+  /// segment of them (when only additions happened).
+  static let segmentDocumentsMinimum = 50_000
 
   /// Adds `document`, or replaces the document with its id (of any type): Lucene's
   /// `updateDocument`, last write wins. Visible at the next ``publish()``.
@@ -559,14 +592,16 @@ public struct IndexWriter {
   ///
   /// - Throws: ``SearchError/Code/invalidArgument`` if the writer was not made by
   ///   ``DiscoverIndex/makeWriter()``, or the collection is too large for one index.
-  /// - Complexity: O(t) in the tokens of the documents held: the snapshot is built whole.
-  ///   When only counts changed since this writer's last publish or commit, O(n) in the
-  ///   documents of the types whose counts changed: their count columns are made anew and
-  ///   everything else is shared (documents keep their numbers until the next full build
-  ///   orders them by popularity again).
+  /// - Complexity: After additions alone, O(t) in the tokens of the new documents, plus
+  ///   O(n) in the documents held (their records and creators are counted). When only counts
+  ///   changed since this writer's last publish or commit, O(n) in the documents of the
+  ///   types whose counts changed: their count columns are made anew and everything else is
+  ///   shared (documents keep their numbers until the next full build orders them by
+  ///   popularity again). Otherwise O(t) in the tokens of every document held.
   public mutating func publish() throws {
     guard let target else { throw Self.noIndex }
-    target.publish(try makeSnapshotWithDocuments())
+    target.publish(try makeSegmentSet(publishingTo: target))
+    startMerges(in: target)
   }
 
   /// Makes every change so far durable and visible: for an index opened from or saved to a
@@ -589,6 +624,7 @@ public struct IndexWriter {
     }
     target.publish(snapshot)
     hasUncommittedChanges = false
+    unpublished = []
   }
 
   private static let noIndex = SearchError(

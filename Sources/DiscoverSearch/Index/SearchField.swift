@@ -123,6 +123,17 @@ enum FieldLength {
     return (128 * growth).rounded(.down)
   }
 
+  /// The average length BM25 normalizes by, from the sum of `count` documents' decoded
+  /// lengths, rounded to 1/16 of a token: a segment built beside others uses the average of
+  /// the whole index, and rounded, that average stays the same value while documents come
+  /// in, so the segments' stored bounds and impacts keep holding for the index's scores
+  /// (``SegmentNormalization``). The rounding moves a score by under 0.4% for averages of a
+  /// token or more.
+  static func average(sum: Double, count: Int) -> Float {
+    guard count > 0, sum > 0 else { return 0 }
+    return Float(max((sum / Double(count) * 16).rounded() / 16, 1.0 / 16))
+  }
+
   /// For every code, `1 / (1 - b + b * length / averageLength)`: BM25's length
   /// normalization, inverted so scoring multiplies. Builder and searcher share this one
   /// function, so block bounds computed at build time hold exactly at query time.

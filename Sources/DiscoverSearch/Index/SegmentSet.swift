@@ -26,18 +26,20 @@ final class SegmentSet: Sendable {
   /// The lexicon of every segment's terms, merged on first use (with one segment, that
   /// segment's own).
   private let mergedLexicon = Lock<TermLexicon?>(nil)
-  /// Per segment, the id tables of its users, sounds and effects, built on first use (see
-  /// ``ReferenceResolver``).
-  let idTables: [IDTables]
   /// The phrase dictionary of every segment, merged on first use.
   private let mergedPhrases = Lock<PhraseDictionary?>(nil)
 
-  /// The set of `segments`, oldest first.
+  /// The documents of every segment, which a writer of the index starts from.
+  let documents: DocumentSlot
+
+  /// The set of `segments`, oldest first, whose documents are in `documents` (by default,
+  /// the last segment's).
   ///
   /// - Precondition: at least one segment; fewer than 2^32 documents of a type in all.
-  init(segments: [IndexSnapshot]) {
+  init(segments: [IndexSnapshot], documents: DocumentSlot? = nil) {
     precondition(!segments.isEmpty, "a segment set has a segment")
     self.segments = segments
+    self.documents = documents ?? segments[segments.count - 1].documents
     starts = SearchResultType.allCases.map { type in
       var starts: [UInt32] = [0]
       for segment in segments {
@@ -50,7 +52,6 @@ final class SegmentSet: Sendable {
       effectStarts.append(effectStarts.last! + UInt32(segment.effects.count))
     }
     self.effectStarts = effectStarts
-    idTables = segments.map { _ in IDTables() }
     let statistics = SearchResultType.allCases.map { type in
       SegmentStatistics(partitions: segments.map { $0.partition(type) })
     }
@@ -67,6 +68,50 @@ final class SegmentSet: Sendable {
   /// The set of one segment.
   convenience init(_ snapshot: IndexSnapshot) {
     self.init(segments: [snapshot])
+  }
+
+  /// `segments` with `inputs` (all of them in it) replaced by `merged`, where the first of
+  /// them was; `nil` when one of `inputs` is not in `segments`.
+  static func replacing(
+    _ inputs: [IndexSnapshot], with merged: IndexSnapshot, in segments: [IndexSnapshot]
+  ) -> [IndexSnapshot]? {
+    let positions = inputs.map { input in segments.firstIndex { $0 === input } }
+    guard positions.allSatisfy({ $0 != nil }), let first = positions.compactMap({ $0 }).min()
+    else { return nil }
+    var result = segments
+    for position in positions.compactMap({ $0 }).sorted(by: >) { result.remove(at: position) }
+    result.insert(merged, at: first)
+    return result
+  }
+
+  /// The segments merged into one, built from their documents: what a save writes.
+  ///
+  /// - Throws: The errors of ``storedDocuments()`` and of a build.
+  /// - Complexity: O(n) in the text of the documents, with more than one segment.
+  func merged() throws -> IndexSnapshot {
+    guard segments.count > 1 else { return segments[0] }
+    var writer = IndexWriter(configuration: configuration)
+    writer.store = try storedDocuments()
+    writer.analysisIsCurrent = false
+    return try writer.makeSnapshotWithDocuments()
+  }
+
+  /// The documents of every searchable type and the effects.
+  var heldCount: Int { documentCount + Int(effectStarts.last!) }
+
+  /// The documents of the segments, for a writer.
+  ///
+  /// - Throws: The errors of ``DocumentSlot/load()``; ``SearchError/Code/corruptIndex`` when
+  ///   the documents do not match the segments.
+  func storedDocuments() throws -> DocumentStoreBuilder {
+    guard segments.count > 1 else { return try segments[0].storedDocuments() }
+    let store = try DocumentStoreBuilder(try documents.load())
+    guard store.count == heldCount else {
+      throw SearchError(
+        .corruptIndex,
+        "the index's documents hold \(store.count) documents and its segments \(heldCount)")
+    }
+    return store
   }
 
   var configuration: IndexConfiguration { segments[0].configuration }
@@ -185,8 +230,9 @@ struct SegmentStatistics: Sendable {
   let averageFieldLengths: [Float]
 
   /// The statistics of one type's partitions, one per segment. The averages are computed as
-  /// a single build computes them (sums of the decoded length codes, divided once), so they
-  /// are bit for bit the same however the documents are split.
+  /// a single build computes them (sums of the decoded length codes, divided once and
+  /// rounded, ``FieldLength/average(sum:count:)``), so they are bit for bit the same however
+  /// the documents are split.
   init(partitions: [TypePartition]) {
     if partitions.count == 1 {
       documentCount = partitions[0].documentCount
@@ -201,8 +247,7 @@ struct SegmentStatistics: Sendable {
       for (field, sum) in partition.fieldLengthSums.enumerated() { sums[field] += sum }
     }
     documentCount = count
-    averageFieldLengths =
-      count > 0 ? sums.map { Float($0 / Double(count)) } : [Float](repeating: 0, count: fieldCount)
+    averageFieldLengths = sums.map { FieldLength.average(sum: $0, count: count) }
   }
 
   /// The idf of a term `documentFrequency` documents of the type hold.
@@ -224,11 +269,13 @@ struct SegmentNormalization: Sendable {
   let boundScale: SIMD4<Float>
 
   /// The normalization of `partition` under `statistics`, or `nil` when its own averages
-  /// are the index-wide ones.
+  /// are the index-wide ones (or it has no documents to normalize).
   init?(
     partition: TypePartition, statistics: SegmentStatistics, configuration: IndexConfiguration
   ) {
-    guard statistics.averageFieldLengths != partition.averageFieldLengths else { return nil }
+    guard partition.documentCount > 0,
+      statistics.averageFieldLengths != partition.averageFieldLengths
+    else { return nil }
     var tables: [Float] = []
     var scale = SIMD4<Float>(repeating: 1)
     for (slot, field) in SearchField.fields(of: partition.type).enumerated() {
@@ -257,8 +304,8 @@ struct ReferenceResolver {
   ///   first use (O(n) in its ids).
   func resolve(_ id: String, as kind: UnresolvedReference.Kind) -> (IndexSnapshot, Int)? {
     var id = id
-    for (index, segment) in segments.segments.enumerated() {
-      let table = segments.idTables[index].table(of: kind, in: segment)
+    for segment in segments.segments {
+      let table = segment.idTables.table(of: kind, in: segment)
       if let found = id.withUTF8({ table.find(UnsafeRawBufferPointer($0)) }) {
         return (segment, Int(found))
       }

@@ -198,6 +198,14 @@ struct TermInterner {
     ).id
   }
 
+  /// How often `key` occurred as a word of running text; 0 when it is not a term.
+  func wordCount(of key: UnsafeRawBufferPointer) -> UInt32 {
+    let hash = ByteStringTable.hash(key)
+    let (found, slot) = probe(
+      key, hash: hash, tag: Self.tag(hash: hash, length: key.count), prefix: Self.prefix(of: key))
+    return found == nil ? 0 : table.slots[slot].wordCount
+  }
+
   /// Makes room for `minimumCount` terms in all, so that interning up to that many moves
   /// no slot: a caller that knows how many keys are coming (a batch of documents' ids)
   /// saves the table's doublings, each of which writes a new table into fresh memory.

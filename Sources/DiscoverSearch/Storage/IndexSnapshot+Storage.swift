@@ -20,7 +20,7 @@ extension DiscoverIndex {
         .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
     }
     let lock = try DirectoryLock(directory: directory)
-    let manifest = try IndexDirectory.commit(snapshot, to: directory, lock: lock)
+    let manifest = try IndexDirectory.commit(try segments.merged(), to: directory, lock: lock)
     source.withLock { $0 = IndexSource(directory: directory, generation: manifest.generation) }
   }
 
@@ -668,15 +668,16 @@ extension DiscoverIndex {
   /// What this index holds, and the commit it shows when it was opened from or saved to a
   /// directory.
   public var statistics: IndexStatistics {
-    let snapshot = self.snapshot
+    let segments = self.segments
     var documents: [SearchResultType: Int] = [:]
     for type in SearchResultType.allCases {
-      documents[type] = snapshot.partition(type).documentCount
+      documents[type] = segments.documentCount(of: type)
     }
     let source = self.source.withLock { $0 }
     let diskBytes = source.flatMap { try? Self.fileSize(at: $0.directory) } ?? 0
     return IndexStatistics(
-      documents: documents, effects: snapshot.effects.count, deletedDocuments: 0, segments: 1,
+      documents: documents, effects: segments.heldCount - segments.documentCount,
+      deletedDocuments: 0, segments: segments.segments.count,
       generation: source?.generation ?? 0, diskBytes: diskBytes)
   }
 

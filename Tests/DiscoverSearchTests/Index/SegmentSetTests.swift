@@ -86,6 +86,49 @@ struct SegmentSetTests {
     }
   }
 
+  /// Segments built with the whole index's context (``IndexWriter/makeSegment(of:)``)
+  /// analyze their documents as one build does: creators' names in other segments, tags
+  /// split by the whole vocabulary, users' video counts over every video. Random splits of
+  /// the real corpus, users, hashtags and `@` and `#` queries included, answer as one
+  /// segment.
+  @Test(arguments: [2, 5])
+  func segmentsWithContextAnswerAsOneBuild(segmentCount: Int) throws {
+    let documents = try RealCorpus.load().documents
+    let single = try RealCorpus.load().index
+    var writer = IndexWriter(configuration: IndexConfiguration())
+    try writer.add(contentsOf: documents)
+    var random = SplitMix64(seed: UInt64(segmentCount) &* 31)
+    var parts = [[Document]](repeating: [], count: segmentCount)
+    for document in documents {
+      parts[Int(random.next() % UInt64(segmentCount))].append(document)
+    }
+    let segmented = DiscoverIndex(
+      segments: SegmentSet(segments: try parts.map { try writer.makeSegment(of: $0) }))
+    var ranking = RankingOptions()
+    ranking.recency.origin = Date(timeIntervalSince1970: 1_760_000_000)
+    let words = LiveIndexTests.queryWords(documents).prefix(40)
+    let queries =
+      Array(words) + [
+        "#music", "@taylorswift", "bruno mars", "#dancechallenge", "dance", "mrbeast",
+      ]
+    for query in queries {
+      for tab in SearchTab.allCases {
+        let expected = try single.search(query, in: tab, limit: 20, ranking: ranking)
+        let found = try segmented.search(query, in: tab, limit: 20, ranking: ranking)
+        #expect(found.facets == expected.facets, "\(query) \(tab)")
+        #expect(Self.scored(found) == Self.scored(expected), "\(query) \(tab)")
+        // Cards, by id (ties may be ordered apart).
+        let cards = Dictionary(
+          found.results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for result in expected.results {
+          guard let card = cards[result.id] else { continue }
+          #expect(card.subtitle == result.subtitle, "\(query) \(tab) \(result.id)")
+          #expect(card.metadata == result.metadata, "\(query) \(tab) \(result.id)")
+        }
+      }
+    }
+  }
+
   /// A typo and a prefix find the same words through the merged lexicon of the segments,
   /// and an explanation reads the index-wide statistics.
   @Test func typosPrefixesAndExplanationsUseEverySegment() throws {

@@ -151,6 +151,50 @@ struct ConcurrentReadersTests {
     }
   }
 
+  /// Readers search and complete while a writer publishes batches of new documents as
+  /// segments and merges run on a task of their own: every answer holds whole batches,
+  /// however the segments are merged at the time.
+  @Test func readersSeeWholeBatchesWhileSegmentsMerge() throws {
+    let batchSize = 5
+    let rounds = 30
+    let index = try DiscoverIndex.build(from: [
+      .video(Video(id: "seed", title: "seed video", viewCount: 1))
+    ])
+    var writer = try index.makeWriter()
+    writer.mergePolicy = MergePolicy(floorDocuments: 2, segmentsPerTier: 2, maximumMergeAtOnce: 3)
+    try writer.publish()
+    let (problems, reads) = try Self.race(
+      readers: 4,
+      read: {
+        let response = try index.search("beta", in: .videos, limit: 50)
+        _ = try index.suggestions(forPrefix: "bet", limit: 5)
+        guard response.totalHits % batchSize == 0 else {
+          return "\(response.totalHits) hits: part of a batch"
+        }
+        let batches = Set(response.results.map { $0.title.split(separator: " ")[1] })
+        guard batches.count * batchSize >= min(response.totalHits, 50) else {
+          return "\(response.totalHits) hits from batches \(batches.sorted())"
+        }
+        return nil
+      },
+      write: {
+        for round in 0..<rounds {
+          for number in 0..<batchSize {
+            try writer.add(
+              Video(
+                id: "b\(round)-\(number)", title: "beta batch\(round) clip \(number)",
+                viewCount: round * 10 + number))
+          }
+          try writer.publish()
+        }
+        writer.waitForMerges()
+      })
+    #expect(problems.isEmpty, "\(problems.prefix(5))")
+    #expect(reads > 0)
+    #expect(try index.search("beta", in: .videos).totalHits == rounds * batchSize)
+    #expect(index.segments.segments.count < rounds)
+  }
+
   /// A reader of a directory refreshes while a writer (another index object, as another
   /// process would be) saves commit after commit into it.
   @Test func readersRefreshWhileAWriterSaves() throws {

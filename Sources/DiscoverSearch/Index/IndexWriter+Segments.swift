@@ -1,0 +1,267 @@
+import Dispatch
+
+/// What a segment of some documents needs from the writer of the whole index, so that its
+/// documents are analyzed as one build of everything would analyze them.
+///
+/// A segment is built by a writer of its documents alone, but three things of a document's
+/// analysis depend on other documents: the creator field of a video holds its creator's
+/// username and display name, a concatenated tag is split by the vocabulary of every
+/// document (``WordSegmenter``), and a user's video count counts every video naming them.
+struct SegmentContext {
+  /// The whole index's terms with their word counts, the vocabulary tags split by.
+  var vocabulary: TermInterner
+  /// Occurrences of all words of running text in the whole index.
+  var totalPlainWords: Int
+  /// Per user of the segment, in the order added, how many videos of the whole index name
+  /// the user.
+  var userVideoCounts: [Int] = []
+  /// The creator terms (``IndexWriter/userCreatorTerms``, in the segment's term ids) of users
+  /// outside the segment that its videos name: user `k`'s are
+  /// `externalCreatorTerms[externalCreatorStarts[k]..<externalCreatorStarts[k + 1]]`.
+  var externalCreatorTerms: [UInt64] = []
+  var externalCreatorStarts: [UInt32] = [0]
+  /// The number `k` of each outside user, by id.
+  var externalCreators: [String: UInt32] = [:]
+  /// Per type, the number of the index's other documents and each field's sum of their
+  /// lengths, so that the segment normalizes by the whole index's averages.
+  var otherLengths: [(count: Int, sums: [Double])] = []
+  /// The splits of the segment's tag terms by ``vocabulary``, as the segment's term ids
+  /// (``IndexWriter/prepareSegmentSplits()``).
+  var splits: [(term: UInt32, parts: [UInt32])] = []
+
+  /// The splits as a table over `termCount` terms.
+  func tagSplits(termCount: Int) -> TagSplits {
+    var table = TagSplits(termCount: termCount)
+    for (term, parts) in splits { table.setParts(parts, of: term) }
+    return table
+  }
+}
+
+extension IndexWriter {
+  /// A segment of `documents`, documents this writer holds and has analyzed, which a
+  /// writer of them alone analyzes again with this writer's context (``SegmentContext``):
+  /// their videos' creators outside `documents`, the whole vocabulary, and every video's
+  /// creator counted.
+  ///
+  /// - Complexity: O(n) in the text of `documents`, plus O(v) for v videos held (their
+  ///   creators counted).
+  ///
+  /// - Parameter others: The index's other segments, whose lengths join the average lengths
+  ///   the segment normalizes by.
+  func makeSegment(of documents: [Document], beside others: [IndexSnapshot] = []) throws
+    -> IndexSnapshot
+  {
+    var segment = IndexWriter(configuration: configuration)
+    try segment.add(contentsOf: documents)
+    var context = SegmentContext(vocabulary: terms, totalPlainWords: totalPlainWords)
+    context.otherLengths = SearchResultType.allCases.map { type in
+      var sums = [Double](repeating: 0, count: SearchField.fields(of: type).count)
+      var count = 0
+      for other in others {
+        let partition = other.partition(type)
+        count += partition.documentCount
+        for (field, sum) in partition.fieldLengthSums.enumerated() { sums[field] += sum }
+      }
+      return (count, sums)
+    }
+    context.userVideoCounts = videoCounts(
+      ofUsers: documents.compactMap { document in
+        if case .user(let user) = document { user.id } else { nil }
+      })
+    for reference in segment.pendingReferences where reference.kind == .creator {
+      guard segment.resolve(reference.id, as: .user) == nil,
+        context.externalCreators[reference.id] == nil,
+        let user = resolve(reference.id, as: .user)
+      else { continue }
+      let range =
+        Int(userCreatorTermStarts[Int(user)])..<Int(userCreatorTermStarts[Int(user) + 1])
+      for packed in userCreatorTerms[range] {
+        let term = terms.withBytes(of: UInt32(truncatingIfNeeded: packed >> 32)) {
+          segment.terms.intern($0)
+        }
+        context.externalCreatorTerms.append(UInt64(term) << 32 | (packed & 0xFFFF_FFFF))
+      }
+      context.externalCreators[reference.id] = UInt32(context.externalCreatorStarts.count - 1)
+      context.externalCreatorStarts.append(UInt32(context.externalCreatorTerms.count))
+    }
+    segment.segmentContext = context
+    segment.prepareSegmentSplits()
+    return try segment.makeSnapshot()
+  }
+
+  /// How many of the videos held name each user of `ids` as their creator.
+  private func videoCounts(ofUsers ids: [String]) -> [Int] {
+    guard !ids.isEmpty else { return [] }
+    var counts = [Int](repeating: 0, count: builders[SearchResultType.user.index].documentCount)
+    for creator in videoCreators where creator != UInt32.max { counts[Int(creator)] += 1 }
+    for reference in pendingReferences where reference.kind == .creator {
+      if let user = resolve(reference.id, as: .user) { counts[Int(user)] += 1 }
+    }
+    return ids.map { id in resolve(id, as: .user).map { counts[Int($0)] } ?? 0 }
+  }
+
+  /// Splits the tag terms of a segment's writer by the whole index's vocabulary
+  /// (``SegmentContext/vocabulary``) and adds the parts to its terms, as
+  /// ``makeTagSplits()`` splits them by a writer's own.
+  mutating func prepareSegmentSplits() {
+    guard var context = segmentContext, context.totalPlainWords > 0 else { return }
+    let vocabulary = context.vocabulary
+    // As in `makeTagSplits`: in a large corpus a word seen once makes bad splits.
+    let minimumFrequency: UInt32 = context.totalPlainWords >= 100_000 ? 2 : 1
+    let segmenter = WordSegmenter(
+      frequency: { vocabulary.wordCount(of: $0) },
+      totalFrequency: Double(context.totalPlainWords), minimumFrequency: minimumFrequency)
+    let lowercase = UInt8(ascii: "a")...UInt8(ascii: "z")
+    for term in 0..<UInt32(terms.count) {
+      let body: [UInt8]? = terms.withBytes(of: term) { bytes in
+        guard bytes.count > 2, bytes[0] == UInt8(ascii: "#") || bytes[0] == UInt8(ascii: "@"),
+          bytes.dropFirst().allSatisfy(lowercase.contains)
+        else { return nil }
+        return Array(bytes.dropFirst())
+      }
+      guard let body,
+        let ranges = body.withUnsafeBytes({ segmenter.split($0) })
+      else { continue }
+      let parts = ranges.map { range in
+        body[range].withUnsafeBytes { terms.intern($0) }
+      }
+      context.splits.append((term, parts))
+    }
+    segmentContext = context
+  }
+}
+
+extension IndexWriter {
+  /// What ``publish()`` swaps in: the index's segments and a new one of the documents added
+  /// since the last publish, when only additions happened since and the index still shows
+  /// that publish (merges aside); otherwise one segment of everything.
+  mutating func makeSegmentSet(publishingTo target: DiscoverIndex) throws -> SegmentSet {
+    if let documents = unpublished, !documents.isEmpty, analysisIsCurrent,
+      !hasCountChangesSincePublish
+    {
+      let current = target.segments
+      if current.heldCount + documents.count == store.count {
+        // An empty segment (a new index's) is left out.
+        let kept = current.segments.filter { $0.heldCount > 0 }
+        var segments = kept + [try makeSegment(of: documents, beside: kept)]
+        // Back-pressure: merges fell behind.
+        while segments.count > mergePolicy.maximumSegments,
+          let merge = mergePolicy.merge(sizes: segments.map(\.heldCount))
+        {
+          let inputs = merge.map { segments[$0] }
+          let merged = try makeSegment(
+            of: heldDocuments(of: inputs), beside: Self.segments(segments, without: inputs))
+          segments = SegmentSet.replacing(inputs, with: merged, in: segments) ?? segments
+        }
+        let set = SegmentSet(segments: segments, documents: DocumentSlot())
+        set.documents.value = .memory(store.published())
+        unpublished = []
+        return set
+      }
+    }
+    let set = SegmentSet(try makeSnapshotWithDocuments())
+    unpublished = []
+    return set
+  }
+
+  /// The documents held of every segment of `segments`.
+  func heldDocuments(of segments: [IndexSnapshot]) -> [Document] {
+    var store = self.store
+    var documents: [Document] = []
+    for segment in segments {
+      for type in SearchResultType.allCases {
+        let ids = segment.partition(type).ids
+        for index in 0..<ids.count {
+          if let document = store.document(id: ids.string(at: index)) { documents.append(document) }
+        }
+      }
+      for index in 0..<segment.effects.count {
+        if let document = store.document(id: segment.effects.ids.string(at: index)) {
+          documents.append(document)
+        }
+      }
+    }
+    return documents
+  }
+
+  /// `segments` but `inputs`.
+  static func segments(_ segments: [IndexSnapshot], without inputs: [IndexSnapshot])
+    -> [IndexSnapshot]
+  {
+    segments.filter { segment in !inputs.contains { $0 === segment } }
+  }
+
+  /// Waits until the merges running on a task of their own are done and the policy picks
+  /// no other: the index's segments are then within its budget. (A publish starts at most
+  /// one merge; this goes on merging until none is due.)
+  public func waitForMerges() {
+    guard let target else { return }
+    var previous: [ObjectIdentifier] = []
+    while true {
+      target.merges.wait()
+      // Stop when the policy is content, or when the last merge changed nothing (it failed,
+      // or a publish rebuilt the index under it).
+      let segments = target.segments.segments
+      let current = segments.map(ObjectIdentifier.init)
+      guard analysisIsCurrent, current != previous,
+        mergePolicy.merge(sizes: segments.map(\.heldCount)) != nil
+      else { return }
+      previous = current
+      startMerges(in: target)
+    }
+  }
+
+  /// Starts the merge the policy picks for `target`'s segments, on a task of its own (or
+  /// here, when ``MergePolicy/mergesInBackground`` is off), unless one is running. The
+  /// merged segment replaces its inputs if they are all still published when it is done.
+  func startMerges(in target: DiscoverIndex) {
+    guard analysisIsCurrent else { return }
+    let policy = mergePolicy
+    guard policy.mergesInBackground else {
+      while true {
+        let segments = target.segments.segments
+        guard let merge = policy.merge(sizes: segments.map(\.heldCount)) else { return }
+        let inputs = merge.map { segments[$0] }
+        guard
+          let merged = try? makeSegment(
+            of: heldDocuments(of: inputs), beside: Self.segments(segments, without: inputs)),
+          target.replaceSegments(inputs, with: merged)
+        else { return }
+      }
+    }
+    let segments = target.segments.segments
+    guard let merge = policy.merge(sizes: segments.map(\.heldCount)),
+      target.merges.begin()
+    else { return }
+    let inputs = merge.map { segments[$0] }
+    let job = MergeJob(
+      writer: self, inputs: inputs, others: Self.segments(segments, without: inputs),
+      target: target)
+    DispatchQueue.global(qos: .utility).async {
+      job.run()
+    }
+  }
+}
+
+/// A merge running on a task of its own: the writer as it was when the merge started, the
+/// segments to merge, and the index to publish the result to.
+private struct MergeJob: @unchecked Sendable {
+  // SAFETY: `writer` is a copy the job only reads. Its stores and tables are copy-on-write
+  // (`GrowableStore`, the term and id tables), so the writer that goes on adding copies
+  // them before changing them and never writes what this copy reads; its scratch buffers
+  // (the token stream) are not used by `makeSegment(of:)`, which analyzes with a writer of
+  // its own.
+  let writer: IndexWriter
+  let inputs: [IndexSnapshot]
+  /// The segments published beside the inputs when the merge started.
+  let others: [IndexSnapshot]
+  let target: DiscoverIndex
+
+  func run() {
+    defer { target.merges.end() }
+    guard
+      let merged = try? writer.makeSegment(of: writer.heldDocuments(of: inputs), beside: others)
+    else { return }
+    target.replaceSegments(inputs, with: merged)
+  }
+}
