@@ -11,9 +11,9 @@ import Foundation
 ///
 /// The writer keeps every document as a compact binary record. While documents are only
 /// added or their counts changed, each is analyzed as it comes (tokens become term ids and
-/// postings entries). A publish after additions alone builds a segment of the new documents
-/// (``makeSegment(of:)``), searched with the index's others as one (``SegmentSet``), and
-/// ``mergePolicy`` merges segments on a task of its own. A publish after a delete or an
+/// postings entries). A publish after additions alone builds a segment of the new documents,
+/// searched with the index's other segments as one, and ``mergePolicy`` merges segments on a
+/// task of its own. A publish after a delete or an
 /// update, or after counts and documents both changed, and every commit, build one segment
 /// of everything (after a delete or update, analyzing every document again); after count
 /// changes alone, the last snapshot is shared with new count columns.
