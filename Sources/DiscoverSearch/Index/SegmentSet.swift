@@ -191,17 +191,12 @@ final class SegmentSet: Sendable {
     return (lexicon(), phrases)
   }
 
-  /// `ranking` with each type's popularity pivot fixed to the index-wide default where it
-  /// sets none, so that every segment's static factors use the same pivot. With one
-  /// segment, `ranking` itself: the segment's own default is the index-wide one.
-  func rankingWithIndexPivots(_ ranking: RankingOptions) -> RankingOptions {
-    guard segments.count > 1, ranking.usesStaticSignals else { return ranking }
-    var ranking = ranking
-    for type in SearchResultType.allCases {
-      let set = ranking.popularity.pivots[type] ?? 0
-      if !(set.isFinite && set > 0) { ranking.popularity.pivots[type] = defaultPivot(of: type) }
-    }
-    return ranking
+  /// Each type's popularity pivot where the ranking sets none, for every segment's static
+  /// factors: the whole index's, so that a document's factor does not depend on its
+  /// segment; `nil` with one segment, whose own default is the index's.
+  func indexPivot(of type: SearchResultType) -> Double? {
+    guard segments.count > 1 else { return nil }
+    return defaultPivot(of: type)
   }
 
   /// Lucene `FeatureField`'s default pivot over every segment: the geometric mean of

@@ -169,9 +169,12 @@ final class StaticFactorCache: Sendable {
   /// minute need not repeat it.
   private let defaultPivots = Lock<[SearchResultType: Double]>([:])
 
-  /// The factors for `type` under `options` at `now`, computed on a miss.
+  /// The factors for `type` under `options` at `now`, computed on a miss. `indexPivot`, when
+  /// given, is the popularity pivot where the options set none: a segment's factors use the
+  /// whole index's (``SegmentSet``), not its own.
   func factors(
-    snapshot: IndexSnapshot, type: SearchResultType, options: RankingOptions, now: Date
+    snapshot: IndexSnapshot, type: SearchResultType, options: RankingOptions, now: Date,
+    indexPivot: Double? = nil
   ) -> StaticFactors {
     // Only videos have dates: other types ignore recency and the origin.
     var recency = options.recency
@@ -179,7 +182,12 @@ final class StaticFactorCache: Sendable {
     let originSeconds = type == .video ? options.recency.originSeconds(now: now) : 0
     if type != .video { recency = RecencyOptions(weight: 0) }
     var popularity = options.popularity
-    popularity.pivots = popularity.pivots.filter { $0.key == type }
+    if popularity.pivots.count > 1 || (popularity.pivots.first.map { $0.key != type } ?? false) {
+      popularity.pivots = popularity.pivots.filter { $0.key == type }
+    }
+    if let indexPivot, !(popularity.pivots[type].map { $0.isFinite && $0 > 0 } ?? false) {
+      popularity.pivots[type] = indexPivot
+    }
     let key = Key(
       type: type, popularity: popularity, recency: recency, originSeconds: originSeconds)
     if let hit = entries.withLock({ entries in entries.first { $0.key == key }?.factors }) {

@@ -31,7 +31,8 @@ extension SegmentSet {
     return try segments[index].explain(
       local, type: type, context: context, plans: plans[index],
       normalization: normalizations[index][type.index],
-      averageFieldLengths: statistics[type.index].averageFieldLengths)
+      averageFieldLengths: statistics[type.index].averageFieldLengths,
+      indexPivot: indexPivot(of: type))
   }
 }
 
@@ -41,7 +42,7 @@ extension IndexSnapshot {
   /// with `averageFieldLengths`.
   func explain(
     _ hit: Hit, type: SearchResultType, context: ExplainContext, plans: [TermPlan],
-    normalization: SegmentNormalization?, averageFieldLengths: [Float]
+    normalization: SegmentNormalization?, averageFieldLengths: [Float], indexPivot: Double?
   ) throws -> ScoreExplanation {
     let partition = self.partition(type)
     let postings = partition.postings
@@ -105,7 +106,8 @@ extension IndexSnapshot {
     // Static factor.
     let factors =
       ranking.usesStaticSignals
-      ? staticFactors.factors(snapshot: self, type: type, options: ranking, now: context.now)
+      ? staticFactors.factors(
+        snapshot: self, type: type, options: ranking, now: context.now, indexPivot: indexPivot)
       : nil
     let factor = factors.map { $0.factors[Int(document)] } ?? 1
     let count = StaticFactors.popularityCounts(of: type, in: self)[Int(document)]

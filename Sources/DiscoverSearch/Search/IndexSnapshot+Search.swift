@@ -80,7 +80,7 @@ extension SegmentSet {
     let everyTerm = Array(parsed.terms.indices)
     let now = Date()
     // Every page of a query measures ages from the same origin: page one's.
-    var ranking = rankingWithIndexPivots(ranking)
+    var ranking = ranking
     let originSeconds =
       position.map(\.originSeconds) ?? ranking.recency.originSeconds(now: now)
     ranking.recency.origin = Date(timeIntervalSince1970: TimeInterval(originSeconds))
@@ -436,7 +436,8 @@ extension SegmentSet {
     let partition = segment.partition(type)
     let factors =
       ranking.usesStaticSignals && partition.documentCount > 0 && ranks
-      ? segment.staticFactors.factors(snapshot: segment, type: type, options: ranking, now: now)
+      ? segment.staticFactors.factors(
+        snapshot: segment, type: type, options: ranking, now: now, indexPivot: indexPivot(of: type))
       : nil
     return TypeSearcher(
       partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: type),
