@@ -184,6 +184,27 @@ extension IndexWriter {
     return documents
   }
 
+  /// A writer sharing only what ``makeSegment(of:beside:)`` and ``heldDocuments(of:)`` read
+  /// of this one: the documents, terms, ids and creators, not the postings entries and
+  /// columns. A merge holds it while it runs, and this writer copies what the two share
+  /// before changing it (copy on write): the less they share, the less it copies.
+  func contextCopy() -> IndexWriter {
+    var copy = IndexWriter(configuration: configuration)
+    copy.store = store
+    copy.terms = terms
+    copy.totalPlainWords = totalPlainWords
+    copy.documentIDs = documentIDs
+    copy.documentLocations = documentLocations
+    copy.videoCreators = videoCreators
+    copy.pendingReferences = pendingReferences
+    copy.userCreatorTerms = userCreatorTerms
+    copy.userCreatorTermStarts = userCreatorTermStarts
+    let user = SearchResultType.user.index
+    copy.builders[user].entryStarts = builders[user].entryStarts
+    copy.analysisIsCurrent = analysisIsCurrent
+    return copy
+  }
+
   /// `segments` but `inputs`.
   static func segments(_ segments: [IndexSnapshot], without inputs: [IndexSnapshot])
     -> [IndexSnapshot]
@@ -235,7 +256,7 @@ extension IndexWriter {
     else { return }
     let inputs = merge.map { segments[$0] }
     let job = MergeJob(
-      writer: self, inputs: inputs, others: Self.segments(segments, without: inputs),
+      writer: contextCopy(), inputs: inputs, others: Self.segments(segments, without: inputs),
       target: target)
     DispatchQueue.global(qos: .utility).async {
       job.run()
@@ -246,11 +267,11 @@ extension IndexWriter {
 /// A merge running on a task of its own: the writer as it was when the merge started, the
 /// segments to merge, and the index to publish the result to.
 private struct MergeJob: @unchecked Sendable {
-  // SAFETY: `writer` is a copy the job only reads. Its stores and tables are copy-on-write
-  // (`GrowableStore`, the term and id tables), so the writer that goes on adding copies
-  // them before changing them and never writes what this copy reads; its scratch buffers
-  // (the token stream) are not used by `makeSegment(of:)`, which analyzes with a writer of
-  // its own.
+  // SAFETY: `writer` is a copy the job only reads (`IndexWriter.contextCopy()`). Its
+  // arrays and tables are copy-on-write (the term and id tables too), so the writer that
+  // goes on adding copies them before changing them and never writes what this copy reads;
+  // its scratch buffers are its own, and `makeSegment(of:beside:)` analyzes with a writer
+  // of its own.
   let writer: IndexWriter
   let inputs: [IndexSnapshot]
   /// The segments published beside the inputs when the merge started.
