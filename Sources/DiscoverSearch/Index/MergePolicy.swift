@@ -54,7 +54,12 @@ public struct MergePolicy: Sendable, Hashable {
   ///
   /// - Complexity: O(s log s) for s segments.
   public func merge(sizes: [Int]) -> [Int]? {
-    let floor = max(floorDocuments, 1)
+    // Sizes and limits from outside are clamped to 0...2^48 documents, so no sum below can
+    // overflow.
+    let cap = 1 << 48
+    let sizes = sizes.map { min(max($0, 0), cap) }
+    let maximumMergedDocuments = min(max(self.maximumMergedDocuments, 0), cap)
+    let floor = min(max(floorDocuments, 1), cap)
     let perTier = max(segmentsPerTier, 2)
     let atOnce = max(maximumMergeAtOnce, 2)
     // Largest first; segments too large to merge stay out of it and out of the budget.
@@ -91,7 +96,7 @@ public struct MergePolicy: Sendable, Hashable {
   /// How many segments of `sizes` (floored, largest first) the tiers allow: ``segmentsPerTier``
   /// of each tier, tiers `floor · atOnce^k` documents large.
   private func allowedSegmentCount(sizes: [Int], floor: Int, perTier: Int, atOnce: Int) -> Int {
-    var remaining = Double(sizes.reduce(0, +))
+    var remaining = sizes.reduce(0.0) { $0 + Double($1) }
     var tierSize = Double(max(sizes.min() ?? floor, floor))
     var allowed = 0.0
     while true {

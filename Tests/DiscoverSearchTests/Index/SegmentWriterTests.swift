@@ -121,5 +121,14 @@ struct SegmentWriterTests {
         .merge(sizes: [600, 600, 600]) == nil)
     // Fewer than two segments: nothing to merge.
     #expect(policy.merge(sizes: [5]) == nil)
+    // Hostile sizes and settings answer without trapping.
+    let extreme = MergePolicy(
+      floorDocuments: Int.min, segmentsPerTier: Int.min, maximumMergeAtOnce: Int.max,
+      maximumMergedDocuments: Int.max, maximumSegments: Int.min)
+    let hostile = [Int.max, Int.max, Int.min, -1, 0] + Array(repeating: Int.max / 3, count: 40)
+    if let picked = extreme.merge(sizes: hostile) {
+      #expect(picked.allSatisfy { hostile.indices.contains($0) })
+    }
+    #expect(policy.merge(sizes: []) == nil)
   }
 }
