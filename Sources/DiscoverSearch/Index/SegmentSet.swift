@@ -104,14 +104,7 @@ final class SegmentSet: Sendable {
   /// - Throws: The errors of ``DocumentSlot/load()``; ``SearchError/Code/corruptIndex`` when
   ///   the documents do not match the segments.
   func storedDocuments() throws -> DocumentStoreBuilder {
-    guard segments.count > 1 else { return try segments[0].storedDocuments() }
-    let store = try DocumentStoreBuilder(try documents.load())
-    guard store.count == heldCount else {
-      throw SearchError(
-        .corruptIndex,
-        "the index's documents hold \(store.count) documents and its segments \(heldCount)")
-    }
-    return store
+    try documents.store(holding: heldCount)
   }
 
   var configuration: IndexConfiguration { segments[0].configuration }

@@ -23,6 +23,22 @@ final class DocumentSlot: Sendable {
     set { source.withLock { $0 = newValue } }
   }
 
+  /// The documents as a writer's store, checked to be the `expected` documents of the
+  /// segments they belong to.
+  ///
+  /// - Throws: The errors of ``load()``; ``SearchError/Code/corruptIndex`` when the count
+  ///   differs.
+  func store(holding expected: Int) throws -> DocumentStoreBuilder {
+    let store = try DocumentStoreBuilder(try load())
+    guard store.count == expected else {
+      throw SearchError(
+        .corruptIndex,
+        "the index's documents file holds \(store.count) documents and its segment \(expected); rebuild the index with `discover index`"
+      )
+    }
+    return store
+  }
+
   /// The documents, read from their file when they are there.
   ///
   /// - Throws: ``SearchError/Code/invalidArgument`` for an index that did not keep its

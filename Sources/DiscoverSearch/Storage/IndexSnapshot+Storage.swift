@@ -135,15 +135,7 @@ extension IndexSnapshot {
   /// - Throws: The errors of ``DocumentSlot/load()``; ``SearchError/Code/corruptIndex`` when
   ///   the documents do not match the snapshot.
   func storedDocuments() throws -> DocumentStoreBuilder {
-    let store = try DocumentStoreBuilder(try documents.load())
-    let expected = documentCount + effects.count
-    guard store.count == expected else {
-      throw SearchError(
-        .corruptIndex,
-        "the index's documents file holds \(store.count) documents and its segment \(expected); rebuild the index with `discover index`"
-      )
-    }
-    return store
+    try documents.store(holding: heldCount)
   }
 }
 

@@ -118,12 +118,9 @@ final class PhraseDictionary: Sendable {
   convenience init(
     merging dictionaries: [PhraseDictionary], userStarts: [UInt32], soundStarts: [UInt32]
   ) {
-    var bytes: [UInt8] = []
-    var starts: [UInt32] = [0]
     var weights: [UInt32] = []
     var sources: [UInt8] = []
     var targets: [UInt32] = []
-    var positions = [Int](repeating: 0, count: dictionaries.count)
     func ranksFirst(_ lhs: (UInt32, UInt8, UInt32), _ rhs: (UInt32, UInt8, UInt32)) -> Bool {
       // Larger weight, then what a build adds first: display names, then each sound's
       // title and artist, sound by sound, then pairs.
@@ -137,21 +134,11 @@ final class PhraseDictionary: Sendable {
       if lhs.0 != rhs.0 { return lhs.0 > rhs.0 }
       return addedOrder(lhs) < addedOrder(rhs)
     }
-    while true {
-      var smallest: UnsafeBufferPointer<UInt8>?
-      for (dictionary, position) in zip(dictionaries, positions)
-      where position < dictionary.keys.count {
-        let key = dictionary.keys.key(position)
-        if smallest.map({ SortedKeys.compare(key, $0) < 0 }) ?? true { smallest = key }
-      }
-      guard let smallest else { break }
+    let keys = SortedKeys.merging(dictionaries.map(\.keys)) { _, holders in
       var pairCount: UInt64 = 0
       var best: (UInt32, UInt8, UInt32)?
-      for index in dictionaries.indices where positions[index] < dictionaries[index].keys.count {
+      for (index, position) in holders {
         let dictionary = dictionaries[index]
-        let position = positions[index]
-        guard SortedKeys.compare(dictionary.keys.key(position), smallest) == 0 else { continue }
-        positions[index] += 1
         let weight = dictionary.weights.weights[position]
         var target = dictionary.targets[position]
         switch dictionary.source(at: position) {
@@ -164,20 +151,14 @@ final class PhraseDictionary: Sendable {
         let entry = (weight, dictionary.sources[position], target)
         if best.map({ ranksFirst(entry, $0) }) ?? true { best = entry }
       }
-      if pairCount > 0 {
-        let pair = (UInt32(clamping: pairCount), Source.titlePair.rawValue, UInt32.max)
-        if best.map({ ranksFirst(pair, $0) }) ?? true { best = pair }
-      }
-      guard let best else { continue }
-      bytes.append(contentsOf: smallest)
-      starts.append(UInt32(truncatingIfNeeded: bytes.count))
-      weights.append(best.0)
-      sources.append(best.1)
-      targets.append(best.2)
+      // Every key has a holder, so a key without a name or sound entry is a pair.
+      let pair = (UInt32(clamping: pairCount), Source.titlePair.rawValue, UInt32.max)
+      if best.map({ pairCount > 0 && ranksFirst(pair, $0) }) ?? true { best = pair }
+      weights.append(best!.0)
+      sources.append(best!.1)
+      targets.append(best!.2)
     }
-    self.init(
-      keys: SortedKeys(bytes: Column(bytes), starts: Column(starts)), weights: weights,
-      sources: Column(sources), targets: Column(targets))
+    self.init(keys: keys, weights: weights, sources: Column(sources), targets: Column(targets))
   }
 
   /// The fewest titles worth a second thread (starting one costs tens of microseconds).

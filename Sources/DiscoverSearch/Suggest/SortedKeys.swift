@@ -309,6 +309,41 @@ struct SortedKeys: Sendable {
   }
 
   /// The number of keys.
+  /// Merges several sorted key lists (a k-way merge, each step taking the smallest head):
+  /// calls `body` once per distinct key, in order, with the key and, for each list holding
+  /// it, the list's index and the key's position there. Returns the merged keys.
+  ///
+  /// - Complexity: O(k · s) key comparisons for k distinct keys and s lists.
+  static func merging(
+    _ lists: [SortedKeys],
+    _ body: (UnsafeBufferPointer<UInt8>, [(list: Int, position: Int)]) -> Void
+  ) -> SortedKeys {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(lists.reduce(0) { $0 + $1.bytes.count })
+    var starts: [UInt32] = [0]
+    var positions = [Int](repeating: 0, count: lists.count)
+    var holders: [(list: Int, position: Int)] = []
+    while true {
+      var smallest: UnsafeBufferPointer<UInt8>?
+      for (keys, position) in zip(lists, positions) where position < keys.count {
+        let key = keys.key(position)
+        if smallest.map({ compare(key, $0) < 0 }) ?? true { smallest = key }
+      }
+      guard let smallest else { break }
+      holders.removeAll(keepingCapacity: true)
+      for list in lists.indices where positions[list] < lists[list].count {
+        if compare(lists[list].key(positions[list]), smallest) == 0 {
+          holders.append((list, positions[list]))
+          positions[list] += 1
+        }
+      }
+      body(smallest, holders)
+      bytes.append(contentsOf: smallest)
+      starts.append(UInt32(truncatingIfNeeded: bytes.count))
+    }
+    return SortedKeys(bytes: Column(bytes), starts: Column(starts))
+  }
+
   var count: Int { starts.count - 1 }
 
   /// The bytes taken.

@@ -78,32 +78,14 @@ final class TermLexicon: Sendable {
   ///
   /// - Complexity: O(t · s) for t terms in all and s lexicons, plus the range-maximum tables.
   convenience init(merging lexicons: [TermLexicon]) {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(lexicons.reduce(0) { $0 + $1.keys.bytes.count })
-    var starts: [UInt32] = [0]
     var weights: [UInt32] = []
-    var positions = [Int](repeating: 0, count: lexicons.count)
-    while true {
-      // The smallest key at any lexicon's position.
-      var smallest: UnsafeBufferPointer<UInt8>?
-      for (lexicon, position) in zip(lexicons, positions) where position < lexicon.keys.count {
-        let key = lexicon.keys.key(position)
-        if smallest.map({ SortedKeys.compare(key, $0) < 0 }) ?? true { smallest = key }
+    let keys = SortedKeys.merging(lexicons.map(\.keys)) { _, holders in
+      let weight = holders.reduce(UInt64(0)) {
+        $0 + UInt64(lexicons[$1.list].frequencies.weights[$1.position])
       }
-      guard let smallest else { break }
-      var weight: UInt64 = 0
-      for index in lexicons.indices where positions[index] < lexicons[index].keys.count {
-        let keys = lexicons[index].keys
-        if SortedKeys.compare(keys.key(positions[index]), smallest) == 0 {
-          weight += UInt64(lexicons[index].frequencies.weights[positions[index]])
-          positions[index] += 1
-        }
-      }
-      bytes.append(contentsOf: smallest)
-      starts.append(UInt32(truncatingIfNeeded: bytes.count))
       weights.append(UInt32(clamping: weight))
     }
-    self.init(keys: SortedKeys(bytes: Column(bytes), starts: Column(starts)), weights: weights)
+    self.init(keys: keys, weights: weights)
   }
 
   /// The lexicon of terms already sorted, each with the number of documents holding it.
