@@ -131,6 +131,10 @@ struct BenchmarkReport {
             "tiered / one segment, search",
             "p50 \(number(tiered.p50Ratio, 2))x, p99 \(number(tiered.p99Ratio, 2))x"
           ),
+          (
+            "tiered, 10% deleted / one segment of the rest",
+            "p50 \(number(tiered.deletedP50Ratio, 2))x"
+          ),
         ]
       }
     }
@@ -223,6 +227,7 @@ struct BenchmarkReport {
         writer.field("tieredSegments", tiered.segments)
         writer.field("tieredP50Ratio", tiered.p50Ratio)
         writer.field("tieredP99Ratio", tiered.p99Ratio)
+        writer.field("deletedP50Ratio", tiered.deletedP50Ratio)
       }
       writer.endObject()
     }

@@ -26,35 +26,69 @@ struct TieredWorkload {
     /// 99th percentile.
     var p50Ratio: Double
     var p99Ratio: Double
+    /// The tiered index with every tenth document deleted (marked in its segments) over a
+    /// single segment of the documents left, at the median.
+    var deletedP50Ratio: Double
   }
+
+  /// Every how many documents streamed one is deleted for ``Result/deletedP50Ratio``.
+  static let deletedEvery = 10
 
   func run() throws -> Result {
     let index = DiscoverIndex()
     var writer = try index.makeWriter()
     let start = Measurement.now()
+    var doomed: [String] = []
     _ = try IndexingWorkload.forEachBatch(of: options, size: Self.batchSize) { batch in
       try writer.add(contentsOf: batch)
       try writer.publish()
+      for (offset, document) in batch.enumerated()
+      where (writer.documentCount - batch.count + offset) % Self.deletedEvery == 0 {
+        doomed.append(document.id)
+      }
       progress?.update(
         "Tiered: \(TextFormatting.grouped(writer.documentCount)) documents published, \(index.statistics.segments) segments"
       )
     }
     writer.waitForMerges()
     let streamSeconds = Double(Measurement.now() - start) / 1e9
-    var tiered: [Double] = []
-    var one: [Double] = []
+    let segments = index.statistics.segments
+    let (p50Ratio, p99Ratio) = try compare(index, with: single)
+
+    // Every tenth document deleted: marked in the segments, against one segment of the rest.
+    progress?.update("Tiered: deleting \(TextFormatting.grouped(doomed.count)) documents")
+    for id in doomed { writer.delete(id: id) }
+    try writer.publish()
+    let deletedSet = Set(doomed)
+    var rest = IndexWriter()
+    _ = try IndexingWorkload.forEachBatch(of: options, size: 10_000) { batch in
+      try rest.add(contentsOf: batch.filter { !deletedSet.contains($0.id) })
+    }
+    let (deletedP50Ratio, _) = try compare(index, with: try rest.makeIndex())
+    return Result(
+      segments: segments, streamSeconds: streamSeconds, p50Ratio: p50Ratio, p99Ratio: p99Ratio,
+      deletedP50Ratio: deletedP50Ratio)
+  }
+
+  /// The search latency of `index` over `other`'s at the median and the 99th percentile,
+  /// the queries run on one then the other, pass after pass.
+  private func compare(_ index: DiscoverIndex, with other: DiscoverIndex) throws -> (
+    p50: Double, p99: Double
+  ) {
+    var first: [Double] = []
+    var second: [Double] = []
     for pass in 0..<(Self.passes + 1) {
       for query in queries {
         // The first pass warms both indexes up (their lexicons, filters and factors).
-        let tieredTime = try Self.time {
+        let firstTime = try Self.time {
           _ = try index.search(query.text, in: query.tab, limit: query.limit)
         }
-        let oneTime = try Self.time {
-          _ = try single.search(query.text, in: query.tab, limit: query.limit)
+        let secondTime = try Self.time {
+          _ = try other.search(query.text, in: query.tab, limit: query.limit)
         }
         if pass > 0 {
-          tiered.append(tieredTime)
-          one.append(oneTime)
+          first.append(firstTime)
+          second.append(secondTime)
         }
       }
     }
@@ -63,10 +97,10 @@ struct TieredWorkload {
       return sorted.isEmpty
         ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
-    return Result(
-      segments: index.statistics.segments, streamSeconds: streamSeconds,
-      p50Ratio: percentile(tiered, 0.5) / max(percentile(one, 0.5), 1e-9),
-      p99Ratio: percentile(tiered, 0.99) / max(percentile(one, 0.99), 1e-9))
+    return (
+      percentile(first, 0.5) / max(percentile(second, 0.5), 1e-9),
+      percentile(first, 0.99) / max(percentile(second, 0.99), 1e-9)
+    )
   }
 
   private static func time(_ body: () throws -> Void) rethrows -> Double {

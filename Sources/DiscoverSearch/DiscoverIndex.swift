@@ -104,34 +104,44 @@ public final class DiscoverIndex: Sendable {
   }
 
   /// Replaces `inputs` by `merged`, their merge, if they are all still published (a
-  /// publish since may have rebuilt the index); returns whether it did.
+  /// publish since may have rebuilt the index); returns whether it did. Documents of
+  /// `inputs` deleted since `deletedAtStart` (their deletions when the merge started) are
+  /// deleted in `merged`.
   @discardableResult
-  func replaceSegments(_ inputs: [IndexSnapshot], with merged: IndexSnapshot) -> Bool {
+  func replaceSegments(
+    _ inputs: [IndexSnapshot], with merged: IndexSnapshot,
+    deletedAtStart: [SegmentDeletions] = []
+  ) -> Bool {
     current.withLock { set in
-      guard let segments = SegmentSet.replacing(inputs, with: merged, in: set.segments) else {
-        return false
-      }
-      set = SegmentSet(segments: segments, documents: set.documents)
+      guard let replaced = set.replacing(inputs, with: merged, deletedAtStart: deletedAtStart)
+      else { return false }
+      set = replaced
       return true
     }
   }
 
-  /// The number of documents of every type.
-  public var documentCount: Int { segments.documentCount }
+  /// The number of documents of every type, deleted ones left out.
+  public var documentCount: Int {
+    let segments = self.segments
+    return SearchResultType.allCases.reduce(0) { $0 + segments.liveDocumentCount(of: $1) }
+  }
 
   /// The ids of up to `limit` documents of `type`, most popular first: for the benchmark,
   /// which updates the counts of documents it did not add.
   package func documentIDs(of type: SearchResultType, limit: Int) -> [String] {
     let segments = self.segments
-    return (0..<min(limit, segments.documentCount(of: type))).map { position in
-      let (segment, local) = segments.locate(UInt32(position), of: type)
-      return segment.partition(type).ids.string(at: Int(local))
-    }
+    return (0..<UInt32(segments.documentCount(of: type))).lazy
+      .filter { !segments.isDeleted($0, of: type) }
+      .prefix(limit)
+      .map { position in
+        let (segment, local) = segments.locate(position, of: type)
+        return segment.partition(type).ids.string(at: Int(local))
+      }
   }
 
-  /// The number of documents of one type.
+  /// The number of documents of one type, deleted ones left out.
   public func documentCount(of type: SearchResultType) -> Int {
-    segments.documentCount(of: type)
+    segments.liveDocumentCount(of: type)
   }
 
   /// The bytes the index holds in memory: postings, term dictionary, numeric columns and

@@ -178,8 +178,12 @@ extension DiscoverIndex {
   /// The number of effects the index holds.
   ///
   /// Effects are stored for the trending lists and not searched, so ``documentCount`` and
-  /// ``documentCount(of:)`` do not count them.
-  public var effectCount: Int { snapshot.effects.count }
+  /// ``documentCount(of:)`` do not count them. Deleted effects are left out.
+  public var effectCount: Int {
+    let segments = self.segments
+    return segments.liveCount
+      - SearchResultType.allCases.reduce(0) { $0 + segments.liveDocumentCount(of: $1) }
+  }
 }
 
 /// The catalog of every segment: positions run over the segments one after the other, as

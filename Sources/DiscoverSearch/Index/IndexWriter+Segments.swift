@@ -132,59 +132,78 @@ extension IndexWriter {
 }
 
 extension IndexWriter {
-  /// What ``publish()`` swaps in: the index's segments and a new one of the documents added
-  /// since the last publish, when only additions happened since and the index still shows
-  /// that publish (merges aside); otherwise one segment of everything.
+  /// What ``publish()`` swaps in: the index's segments with the documents deleted or
+  /// replaced since the last publish marked deleted, and a new segment of the documents
+  /// added since, when the index still shows that publish (merges aside) and no count
+  /// changed; otherwise one segment of everything.
   mutating func makeSegmentSet(publishingTo target: DiscoverIndex) throws -> SegmentSet {
-    if let documents = unpublished, !documents.isEmpty, analysisIsCurrent,
-      !hasCountChangesSincePublish
-    {
-      let current = target.segments
-      if current.heldCount + documents.count == store.count {
-        // An empty segment (a new index's) is left out.
-        let kept = current.segments.filter { $0.heldCount > 0 }
-        var segments = kept + [try makeSegment(of: documents, beside: kept)]
-        // Back-pressure: merges fell behind.
-        while segments.count > mergePolicy.maximumSegments,
-          let merge = mergePolicy.merge(sizes: segments.map(\.heldCount))
-        {
-          let inputs = merge.map { segments[$0] }
-          let merged = try makeSegment(
-            of: heldDocuments(of: inputs), beside: Self.segments(segments, without: inputs))
-          segments = SegmentSet.replacing(inputs, with: merged, in: segments) ?? segments
+    if let documents = documentsToPublish(), analysisIsCurrent, !hasCountChangesSincePublish {
+      let slot = DocumentSlot()
+      slot.value = .memory(store.published())
+      var set = target.segments.deleting(tombstones, documents: slot)
+      if set.liveCount + documents.count == store.count {
+        if !documents.isEmpty {
+          set = set.appending(try makeSegment(of: documents, beside: set.segments))
         }
-        let set = SegmentSet(segments: segments, documents: DocumentSlot())
-        set.documents.value = .memory(store.published())
+        // Back-pressure: merges fell behind.
+        while set.segments.count > mergePolicy.maximumSegments,
+          let merge = mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes)
+        {
+          let inputs = merge.map { set.segments[$0] }
+          let deletedAtStart = merge.map { set.deletions[$0] }
+          let merged = try makeSegment(
+            of: heldDocuments(of: inputs, deletions: deletedAtStart),
+            beside: Self.segments(set.segments, without: inputs))
+          set = set.replacing(inputs, with: merged, deletedAtStart: deletedAtStart) ?? set
+        }
         unpublished = []
+        tombstones = []
+        touchedUnpublished = []
         return set
       }
     }
     let set = SegmentSet(try makeSnapshotWithDocuments())
     unpublished = []
+    tombstones = []
+    touchedUnpublished = []
     return set
   }
 
-  /// The documents held of every segment of `segments`.
-  func heldDocuments(of segments: [IndexSnapshot]) -> [Document] {
+  /// The documents added since the last publish and still held, each id's latest version
+  /// once, in the order added; `nil` when the next publish builds everything.
+  private func documentsToPublish() -> [Document]? {
+    guard let unpublished else { return nil }
+    guard !touchedUnpublished.isEmpty else { return unpublished }
+    var seen: Set<String> = []
+    var kept: [Document] = []
+    for document in unpublished.reversed() {
+      let id = document.id
+      guard touchedUnpublished.contains(id) else {
+        kept.append(document)
+        continue
+      }
+      if seen.insert(id).inserted && store.contains(id: id) { kept.append(document) }
+    }
+    return kept.reversed()
+  }
+
+  /// The documents held of every segment of `segments` but those `deletions` (one per
+  /// segment) marks deleted.
+  func heldDocuments(of segments: [IndexSnapshot], deletions: [SegmentDeletions]) -> [Document] {
     var store = self.store
     var documents: [Document] = []
-    for segment in segments {
-      for type in SearchResultType.allCases {
-        let ids = segment.partition(type).ids
-        for index in 0..<ids.count {
+    for (segment, deleted) in zip(segments, deletions) {
+      for kind in DocumentKind.allCases {
+        let ids = segment.ids(of: kind)
+        for index in 0..<ids.count where !deleted.contains(UInt32(index), of: kind) {
           if let document = store.document(id: ids.string(at: index)) { documents.append(document) }
-        }
-      }
-      for index in 0..<segment.effects.count {
-        if let document = store.document(id: segment.effects.ids.string(at: index)) {
-          documents.append(document)
         }
       }
     }
     return documents
   }
 
-  /// A writer sharing only what ``makeSegment(of:beside:)`` and ``heldDocuments(of:)`` read
+  /// A writer sharing only what ``makeSegment(of:beside:)`` and ``heldDocuments(of:deletions:)`` read
   /// of this one: the documents, terms, ids and creators, not the postings entries and
   /// columns. A merge holds it while it runs, and this writer copies what the two share
   /// before changing it (copy on write): the less they share, the less it copies.
@@ -202,6 +221,7 @@ extension IndexWriter {
     let user = SearchResultType.user.index
     copy.builders[user].entryStarts = builders[user].entryStarts
     copy.analysisIsCurrent = analysisIsCurrent
+    copy.mergePolicy = mergePolicy
     return copy
   }
 
@@ -222,10 +242,10 @@ extension IndexWriter {
       target.merges.wait()
       // Stop when the policy is content, or when the last merge changed nothing (it failed,
       // or a publish rebuilt the index under it).
-      let segments = target.segments.segments
-      let current = segments.map(ObjectIdentifier.init)
+      let set = target.segments
+      let current = set.segments.map(ObjectIdentifier.init)
       guard analysisIsCurrent, current != previous,
-        mergePolicy.merge(sizes: segments.map(\.heldCount)) != nil
+        mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes) != nil
       else { return }
       previous = current
       startMerges(in: target)
@@ -239,33 +259,26 @@ extension IndexWriter {
     guard analysisIsCurrent else { return }
     let policy = mergePolicy
     guard policy.mergesInBackground else {
-      while true {
-        let segments = target.segments.segments
-        guard let merge = policy.merge(sizes: segments.map(\.heldCount)) else { return }
-        let inputs = merge.map { segments[$0] }
-        guard
-          let merged = try? makeSegment(
-            of: heldDocuments(of: inputs), beside: Self.segments(segments, without: inputs)),
-          target.replaceSegments(inputs, with: merged)
-        else { return }
+      while let job = MergeJob(writer: self, target: target) {
+        guard job.run() else { return }
       }
+      return
     }
-    let segments = target.segments.segments
-    guard let merge = policy.merge(sizes: segments.map(\.heldCount)),
-      target.merges.begin()
-    else { return }
-    let inputs = merge.map { segments[$0] }
-    let job = MergeJob(
-      writer: contextCopy(), inputs: inputs, others: Self.segments(segments, without: inputs),
-      target: target)
+    guard target.merges.begin() else { return }
+    guard let job = MergeJob(writer: contextCopy(), target: target) else {
+      target.merges.end()
+      return
+    }
     DispatchQueue.global(qos: .utility).async {
+      defer { target.merges.end() }
       job.run()
     }
   }
 }
 
 /// A merge running on a task of its own: the writer as it was when the merge started, the
-/// segments to merge, and the index to publish the result to.
+/// segments to merge with their deleted documents then, and the index to publish the
+/// result to.
 private struct MergeJob: @unchecked Sendable {
   // SAFETY: `writer` is a copy the job only reads (`IndexWriter.contextCopy()`). Its
   // arrays and tables are copy-on-write (the term and id tables too), so the writer that
@@ -274,15 +287,32 @@ private struct MergeJob: @unchecked Sendable {
   // of its own.
   let writer: IndexWriter
   let inputs: [IndexSnapshot]
+  /// The inputs' deleted documents when the merge started.
+  let deletedAtStart: [SegmentDeletions]
   /// The segments published beside the inputs when the merge started.
   let others: [IndexSnapshot]
   let target: DiscoverIndex
 
-  func run() {
-    defer { target.merges.end() }
+  /// The merge `writer`'s policy picks for `target`'s segments; `nil` when none is due.
+  init?(writer: IndexWriter, target: DiscoverIndex) {
+    let set = target.segments
     guard
-      let merged = try? writer.makeSegment(of: writer.heldDocuments(of: inputs), beside: others)
-    else { return }
-    target.replaceSegments(inputs, with: merged)
+      let merge = writer.mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes)
+    else { return nil }
+    self.writer = writer
+    self.target = target
+    inputs = merge.map { set.segments[$0] }
+    deletedAtStart = merge.map { set.deletions[$0] }
+    others = IndexWriter.segments(set.segments, without: inputs)
+  }
+
+  /// Merges, and replaces the inputs if they are still published; returns whether it did.
+  @discardableResult
+  func run() -> Bool {
+    guard
+      let merged = try? writer.makeSegment(
+        of: writer.heldDocuments(of: inputs, deletions: deletedAtStart), beside: others)
+    else { return false }
+    return target.replaceSegments(inputs, with: merged, deletedAtStart: deletedAtStart)
   }
 }

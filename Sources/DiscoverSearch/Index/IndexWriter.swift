@@ -28,8 +28,21 @@ public struct IndexWriter {
   /// Every document held, as records (``DocumentRecord``).
   var store = DocumentStoreBuilder()
   /// Whether every document held is analyzed below, in the store's order; after a delete
-  /// or an update the analysis is dropped, and publishing redoes it.
+  /// or an update the analysis is dropped, and publishing redoes it, unless the writer
+  /// deletes in segments (``deletesInSegments``).
   var analysisIsCurrent = true
+  /// Whether the analysis also holds documents since deleted or replaced, their ids retired
+  /// (``retiredLocation``): it still serves as the context new segments are analyzed with
+  /// (the vocabulary, creators, video counts), and a build of everything analyzes again.
+  var analysisHasRemovals: Bool { retiredCount > 0 }
+  /// How many analyzed documents were deleted or replaced since the last analysis.
+  private var retiredCount = 0
+  /// The ids of documents deleted or replaced since the last publish: the next publish
+  /// deletes their published versions in the segments (``SegmentSet/deleting(_:documents:)``).
+  var tombstones: [String] = []
+  /// The ids among ``unpublished`` deleted or replaced since they were added: the next
+  /// publish keeps only their latest version, if they are still held.
+  var touchedUnpublished: Set<String> = []
   /// The snapshot this writer published last and the orders it numbered documents in,
   /// while no document was added, updated or deleted since: a publish of count changes
   /// alone derives its snapshot from it (``IndexSnapshot/replacingCounts(_:)``).
@@ -56,8 +69,12 @@ public struct IndexWriter {
   /// sounds and effects.
   var documentIDs = DocumentIDTable()
   /// Each id's document, by the id table's entry: its kind (`DocumentKind.index`) in the top
-  /// three bits, its number within the kind below (``locationNumberBits``).
+  /// three bits, its number within the kind below (``locationNumberBits``);
+  /// ``retiredLocation`` once the document is deleted or replaced.
   var documentLocations: [UInt32] = []
+  /// The location of an id whose analyzed document was deleted or replaced: of no kind, so
+  /// nothing resolves to it, and registering the id again reuses its entry.
+  static let retiredLocation = UInt32.max
   var builders: [TypeBuilder] = SearchResultType.allCases.map { TypeBuilder(type: $0) }
   var tokenizer = Tokenizer(mode: .document)
   let stream = TokenStream()
@@ -186,11 +203,46 @@ public struct IndexWriter {
       return false
     }
     try Self.validate(document)
-    dropAnalysis()
+    if deletesInSegments {
+      retire(document.id)
+      try analyze(document)
+      trackUnpublished(document)
+    } else {
+      dropAnalysis()
+    }
     store.store(document)
     countBase = nil
     hasUncommittedChanges = true
     return true
+  }
+
+  /// Whether a delete or an update marks the published version deleted in its segment
+  /// (and the next publish adds the new version in a new segment), keeping the analysis as
+  /// the context of new segments; otherwise the analysis is dropped and the next publish
+  /// builds everything. It does while the next publish builds a segment of the documents
+  /// added since the last, and the analyzed documents that were removed stay within a
+  /// quarter of those held (past that, the analysis is mostly waste, and a build of
+  /// everything is due).
+  private var deletesInSegments: Bool {
+    unpublished != nil && analysisIsCurrent && target != nil
+      && (retiredCount + 1) * 4 <= store.count
+  }
+
+  /// Retires `id`'s analyzed document, and notes that its published or unpublished version
+  /// goes at the next publish.
+  private mutating func retire(_ id: String) {
+    var key = id
+    if let entry = key.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) {
+      let location = documentLocations[Int(entry)]
+      if location >> Self.locationNumberBits == UInt32(DocumentKind.video.index) {
+        // A deleted video no longer counts toward its creator's videos.
+        videoCreators[Int(location & ((1 << Self.locationNumberBits) - 1))] = UInt32.max
+      }
+      documentLocations[Int(entry)] = Self.retiredLocation
+    }
+    retiredCount += 1
+    tombstones.append(id)
+    touchedUnpublished.insert(id)
   }
 
   /// Deletes the document with `id`, of any type. Visible at the next ``publish()``: it then
@@ -200,7 +252,7 @@ public struct IndexWriter {
   @discardableResult
   public mutating func delete(id: String) -> Bool {
     guard store.contains(id: id) else { return false }
-    dropAnalysis()
+    if deletesInSegments { retire(id) } else { dropAnalysis() }
     store.remove(id: id)
     countBase = nil
     hasUncommittedChanges = true
@@ -266,6 +318,7 @@ public struct IndexWriter {
       return
     }
     let location = documentLocations[Int(entry)]
+    guard location != Self.retiredLocation else { return }
     let number = Int(location & ((1 << Self.locationNumberBits) - 1))
     let kind = DocumentKind.allCases[Int(location >> Self.locationNumberBits)]
     let (first, second) = update.counts(for: kind)
@@ -308,7 +361,7 @@ public struct IndexWriter {
   /// analysis. The store is compacted first when a third of its bytes are records it no
   /// longer holds.
   mutating func analyzeIfNeeded() throws {
-    guard !analysisIsCurrent else { return }
+    guard !analysisIsCurrent || analysisHasRemovals else { return }
     var fresh = IndexWriter(documentsOf: self)
     fresh.store.applyCountUpdates()
     if fresh.store.forgottenBytes > fresh.store.byteCount / 3 {
@@ -749,6 +802,12 @@ public struct IndexWriter {
     }
     var id = id
     let (entry, isNew) = id.withUTF8 { documentIDs.intern(UnsafeRawBufferPointer($0)) }
+    let location = UInt32(kind.index) << Self.locationNumberBits | UInt32(number)
+    if !isNew && documentLocations[Int(entry)] == Self.retiredLocation {
+      // The id of a document deleted or replaced, added again.
+      documentLocations[Int(entry)] = location
+      return
+    }
     guard isNew else {
       let existing = DocumentKind.allCases[
         Int(documentLocations[Int(entry)] >> Self.locationNumberBits)]
@@ -757,7 +816,7 @@ public struct IndexWriter {
         "duplicate id \"\(id)\" (already used by \(existing.nameWithArticle)); ids must be unique across all types"
       )
     }
-    documentLocations.append(UInt32(kind.index) << Self.locationNumberBits | UInt32(number))
+    documentLocations.append(location)
   }
 
   /// The tokens of one field in the stream: those from the end of the span before (or the

@@ -18,8 +18,10 @@ import Foundation
 /// (back-pressure). A merge orders its documents by their current popularity, as a full
 /// build does, which keeps block-max pruning tight.
 ///
-/// An update or a delete still rebuilds the index into one segment at the next publish, and
-/// a commit writes one segment: deleted documents never linger in a segment.
+/// A delete or an update marks the published document deleted in its segment. A segment
+/// whose deleted share passes ``deletedDocumentsAllowance`` is merged on its own when no
+/// tier needs a merge (Lucene's `deletesPctAllowed`), which leaves its deleted documents
+/// behind; so do the merges of tiers. A commit still writes one segment.
 public struct MergePolicy: Sendable, Hashable {
   /// Segments smaller than this count as this many documents when tiers are formed, so
   /// that tiny segments merge eagerly (Lucene's `floorSegmentMB`).
@@ -35,12 +37,16 @@ public struct MergePolicy: Sendable, Hashable {
   /// Whether merges run on a task of their own (the default) or within the publish that
   /// selects them.
   public var mergesInBackground: Bool
+  /// The share of a segment's documents that may be deleted before the segment is merged
+  /// on its own, in 0...1.
+  public var deletedDocumentsAllowance: Double
 
   public init(
     floorDocuments: Int = 20_000, segmentsPerTier: Int = 3, maximumMergeAtOnce: Int = 10,
     maximumMergedDocuments: Int = 5_000_000, maximumSegments: Int = 50,
-    mergesInBackground: Bool = true
+    mergesInBackground: Bool = true, deletedDocumentsAllowance: Double = 0.2
   ) {
+    self.deletedDocumentsAllowance = deletedDocumentsAllowance
     self.floorDocuments = floorDocuments
     self.segmentsPerTier = segmentsPerTier
     self.maximumMergeAtOnce = maximumMergeAtOnce
@@ -49,8 +55,25 @@ public struct MergePolicy: Sendable, Hashable {
     self.mergesInBackground = mergesInBackground
   }
 
-  /// The segments to merge next, as indexes into `sizes` (each segment's documents), or
-  /// `nil` when the index is within its budget.
+  /// The segments to merge next, as indexes into `sizes` (each segment's live documents),
+  /// or `nil` when the index is within its budget: a merge of a tier, or else the segment
+  /// with the largest share of deleted documents (`deleted`, per segment) past
+  /// ``deletedDocumentsAllowance``.
+  ///
+  /// - Complexity: O(s log s) for s segments.
+  public func merge(sizes: [Int], deleted: [Int]) -> [Int]? {
+    if let merge = merge(sizes: sizes) { return merge }
+    let allowance = deletedDocumentsAllowance.isNaN ? 1 : min(max(deletedDocumentsAllowance, 0), 1)
+    var worst: (share: Double, index: Int)?
+    for (index, count) in deleted.enumerated() where index < sizes.count && count > 0 {
+      let share = Double(count) / (Double(max(sizes[index], 0)) + Double(count))
+      if share > allowance && share > (worst?.share ?? 0) { worst = (share, index) }
+    }
+    return worst.map { [$0.index] }
+  }
+
+  /// The segments to merge next by tiers alone, as indexes into `sizes` (each segment's
+  /// documents), or `nil` when the index is within its budget.
   ///
   /// - Complexity: O(s log s) for s segments.
   public func merge(sizes: [Int]) -> [Int]? {

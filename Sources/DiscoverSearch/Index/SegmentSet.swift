@@ -31,14 +31,29 @@ final class SegmentSet: Sendable {
 
   /// The documents of every segment, which a writer of the index starts from.
   let documents: DocumentSlot
+  /// Per segment, its documents deleted since it was built (by a delete, or an update
+  /// whose new version is in a later segment). Statistics still count them, as Lucene's
+  /// do until a merge leaves them behind; hits, counts, completions, cards and trending
+  /// lists do not.
+  let deletions: [SegmentDeletions]
+  /// The number of deleted documents in all segments, effects included.
+  let deletedCount: Int
 
   /// The set of `segments`, oldest first, whose documents are in `documents` (by default,
-  /// the last segment's).
+  /// the last segment's), with the documents of `deletions` deleted (by default, none).
   ///
-  /// - Precondition: at least one segment; fewer than 2^32 documents of a type in all.
-  init(segments: [IndexSnapshot], documents: DocumentSlot? = nil) {
+  /// - Precondition: at least one segment, and no more deletions than segments; fewer
+  ///   than 2^32 documents of a type in all.
+  init(
+    segments: [IndexSnapshot], documents: DocumentSlot? = nil,
+    deletions: [SegmentDeletions] = []
+  ) {
     precondition(!segments.isEmpty, "a segment set has a segment")
+    precondition(deletions.count <= segments.count, "deletions of a segment not in the set")
     self.segments = segments
+    self.deletions =
+      deletions + Array(repeating: .none, count: segments.count - deletions.count)
+    deletedCount = deletions.reduce(0) { $0 + $1.count }
     self.documents = documents ?? segments[segments.count - 1].documents
     starts = SearchResultType.allCases.map { type in
       var starts: [UInt32] = [0]
@@ -70,18 +85,85 @@ final class SegmentSet: Sendable {
     self.init(segments: [snapshot])
   }
 
-  /// `segments` with `inputs` (all of them in it) replaced by `merged`, where the first of
-  /// them was; `nil` when one of `inputs` is not in `segments`.
-  static func replacing(
-    _ inputs: [IndexSnapshot], with merged: IndexSnapshot, in segments: [IndexSnapshot]
-  ) -> [IndexSnapshot]? {
+  /// This set with `inputs` (all of them in it) replaced by `merged`, where the first of
+  /// them was, and the documents of `inputs` deleted since `deletedAtStart` (theirs when
+  /// the merge started, in their order) deleted in `merged`; `nil` when one of `inputs` is
+  /// not in the set.
+  func replacing(
+    _ inputs: [IndexSnapshot], with merged: IndexSnapshot, deletedAtStart: [SegmentDeletions]
+  ) -> SegmentSet? {
     let positions = inputs.map { input in segments.firstIndex { $0 === input } }
     guard positions.allSatisfy({ $0 != nil }), let first = positions.compactMap({ $0 }).min()
     else { return nil }
-    var result = segments
-    for position in positions.compactMap({ $0 }).sorted(by: >) { result.remove(at: position) }
-    result.insert(merged, at: first)
-    return result
+    // Documents deleted while the merge ran are in `merged`: delete them there by id.
+    var mergedDeletions = SegmentDeletions.none
+    for (offset, input) in inputs.enumerated() {
+      let now = deletions[positions[offset]!]
+      let before = offset < deletedAtStart.count ? deletedAtStart[offset] : .none
+      guard now != before else { continue }
+      for (id, kind) in input.ids(deletedIn: now, notIn: before) {
+        if let found = merged.find(id, of: kind) {
+          mergedDeletions.insert(found, of: kind, in: merged)
+        }
+      }
+    }
+    var kept = zip(segments, deletions).map { ($0, $1) }
+    for position in positions.compactMap({ $0 }).sorted(by: >) { kept.remove(at: position) }
+    kept.insert((merged, mergedDeletions), at: first)
+    return SegmentSet(
+      segments: kept.map(\.0), documents: documents, deletions: kept.map(\.1))
+  }
+
+  /// This set with `segment` added last, and without the segments that hold no live
+  /// document (a new index's empty one, or one whose documents were all deleted).
+  func appending(_ segment: IndexSnapshot) -> SegmentSet {
+    var kept = zip(segments, deletions).filter { $0.heldCount > $1.count }
+    kept.append((segment, .none))
+    return SegmentSet(
+      segments: kept.map(\.0), documents: documents, deletions: kept.map(\.1))
+  }
+
+  /// Each segment's live documents, effects included: the sizes a merge policy weighs.
+  var liveSizes: [Int] { zip(segments, deletions).map { $0.heldCount - $1.count } }
+
+  /// Each segment's deleted documents.
+  var deletedSizes: [Int] { deletions.map(\.count) }
+
+  /// This set with the published documents of `ids` deleted, wherever they are; ids of
+  /// no document here are left out.
+  ///
+  /// - Complexity: O(d · s) for d ids and s segments, after each segment's id tables are
+  ///   built on first use (O(n) in its ids).
+  func deleting(_ ids: some Sequence<String>, documents: DocumentSlot) -> SegmentSet {
+    var deletions = self.deletions
+    for id in ids {
+      for (index, segment) in segments.enumerated() {
+        for kind in DocumentKind.allCases {
+          guard let found = segment.find(id, of: kind),
+            !deletions[index].contains(found, of: kind)
+          else { continue }
+          deletions[index].insert(found, of: kind, in: segment)
+        }
+      }
+    }
+    return SegmentSet(segments: segments, documents: documents, deletions: deletions)
+  }
+
+  /// Whether the document of `kind` at `position` of the set's numbering (effects are
+  /// numbered as ``effectStarts`` says) is deleted.
+  func isDeleted(_ position: Int, of kind: DocumentKind) -> Bool {
+    guard deletedCount > 0 else { return false }
+    if let type = kind.searchResultType { return isDeleted(UInt32(position), of: type) }
+    let segment = effectStarts.lastIndex { $0 <= position } ?? 0
+    return deletions[segment].contains(UInt32(position) - effectStarts[segment], of: .effect)
+  }
+
+  /// Whether document `document` of `type`, in the set's numbering, is deleted.
+  @inline(__always)
+  func isDeleted(_ document: UInt32, of type: SearchResultType) -> Bool {
+    guard deletedCount > 0 else { return false }
+    let (index, local) = position(of: document, of: type)
+    return deletions[index].contains(local, of: type)
   }
 
   /// The segments merged into one, built from their documents: what a save writes.
@@ -96,22 +178,31 @@ final class SegmentSet: Sendable {
     return try writer.makeSnapshotWithDocuments()
   }
 
-  /// The documents of every searchable type and the effects.
+  /// The documents of every searchable type and the effects, deleted ones included.
   var heldCount: Int { documentCount + Int(effectStarts.last!) }
+
+  /// The documents of every searchable type and the effects that are not deleted.
+  var liveCount: Int { heldCount - deletedCount }
 
   /// The documents of the segments, for a writer.
   ///
   /// - Throws: The errors of ``DocumentSlot/load()``; ``SearchError/Code/corruptIndex`` when
   ///   the documents do not match the segments.
   func storedDocuments() throws -> DocumentStoreBuilder {
-    try documents.store(holding: heldCount)
+    try documents.store(holding: liveCount)
   }
 
   var configuration: IndexConfiguration { segments[0].configuration }
 
-  /// The number of documents of `type` in every segment.
+  /// The number of documents of `type` in every segment, deleted ones included: the
+  /// numbering's length.
   func documentCount(of type: SearchResultType) -> Int {
     Int(starts[type.index].last!)
+  }
+
+  /// The number of documents of `type` not deleted.
+  func liveDocumentCount(of type: SearchResultType) -> Int {
+    documentCount(of: type) - deletions.reduce(0) { $0 + ($1.of(type)?.count ?? 0) }
   }
 
   /// The number of documents of every searchable type.
@@ -286,15 +377,16 @@ struct SegmentNormalization: Sendable {
 struct ReferenceResolver {
   let segments: SegmentSet
 
-  /// The segment holding the document of `kind` with `id`, and its number there.
+  /// The segment holding the live document of `kind` with `id`, and its number there.
   ///
-  /// - Complexity: O(1) expected, after each segment's table of that kind is built on
-  ///   first use (O(n) in its ids).
+  /// - Complexity: O(s) expected for s segments, after each segment's table of that kind
+  ///   is built on first use (O(n) in its ids).
   func resolve(_ id: String, as kind: UnresolvedReference.Kind) -> (IndexSnapshot, Int)? {
-    var id = id
-    for segment in segments.segments {
-      let table = segment.idTables.table(of: kind, in: segment)
-      if let found = id.withUTF8({ table.find(UnsafeRawBufferPointer($0)) }) {
+    let kind = kind.documentKind
+    for (index, segment) in segments.segments.enumerated() {
+      if let found = segment.find(id, of: kind),
+        !segments.deletions[index].contains(found, of: kind)
+      {
         return (segment, Int(found))
       }
     }
@@ -302,23 +394,53 @@ struct ReferenceResolver {
   }
 }
 
-/// One segment's id tables of users, sounds and effects, built on first use.
+/// One segment's tables from id to document number, per kind, built on first use.
 final class IDTables: Sendable {
-  private let tables = Lock<[UnresolvedReference.Kind: ByteStringTable]>([:])
+  private let tables = Lock<[DocumentKind: ByteStringTable]>([:])
 
   /// The table from id to document number of `kind`'s documents in `segment`.
-  func table(of kind: UnresolvedReference.Kind, in segment: IndexSnapshot) -> ByteStringTable {
+  func table(of kind: DocumentKind, in segment: IndexSnapshot) -> ByteStringTable {
     tables.withLock { tables in
       if let known = tables[kind] { return known }
-      let ids: StringColumn
-      switch kind {
-      case .creator: ids = segment.partition(.user).ids
-      case .sound: ids = segment.partition(.sound).ids
-      case .effect: ids = segment.effects.ids
-      }
+      let ids = segment.ids(of: kind)
       let made = ByteStringTable(arena: Array(ids.bytes.buffer), starts: Array(ids.offsets.buffer))
       tables[kind] = made
       return made
     }
+  }
+}
+
+extension IndexSnapshot {
+  /// The ids of the documents of `kind`, by number.
+  func ids(of kind: DocumentKind) -> StringColumn {
+    kind.searchResultType.map { partition($0).ids } ?? effects.ids
+  }
+
+  /// The number of documents of `kind`.
+  func count(of kind: DocumentKind) -> Int {
+    kind.searchResultType.map { partition($0).documentCount } ?? effects.count
+  }
+
+  /// The number of the document of `kind` with `id`, if this segment has one.
+  func find(_ id: String, of kind: DocumentKind) -> UInt32? {
+    guard count(of: kind) > 0 else { return nil }
+    var id = id
+    let table = idTables.table(of: kind, in: self)
+    return id.withUTF8 { table.find(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// The ids of the documents `deletions` holds and `earlier` does not, with their kinds.
+  func ids(deletedIn deletions: SegmentDeletions, notIn earlier: SegmentDeletions)
+    -> [(id: String, kind: DocumentKind)]
+  {
+    var result: [(id: String, kind: DocumentKind)] = []
+    for kind in DocumentKind.allCases {
+      guard let deleted = deletions.kinds[kind.index] else { continue }
+      let ids = self.ids(of: kind)
+      for document in deleted.documents where !earlier.contains(document, of: kind) {
+        result.append((ids.string(at: Int(document)), kind))
+      }
+    }
+    return result
   }
 }

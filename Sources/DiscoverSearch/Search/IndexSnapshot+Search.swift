@@ -169,12 +169,13 @@ extension SegmentSet {
       parsed: parsed, termIDs: termIDs, weights: expansion.weights, typos: expansion.typos,
       selected: plan.selected, ranking: ranking, now: now, nameLengths: nameLengths)
     let results = try ranked.map { entry in
-      let (segment, document) = locate(entry.hit.document, of: entry.type)
+      let (index, document) = self.position(of: entry.hit.document, of: entry.type)
       var hit = entry.hit
       hit.document = document
-      var result = segment.makeResult(
+      var result = segments[index].makeResult(
         type: entry.type, hit: hit, highlighter: highlighter,
-        elsewhere: segments.count > 1 ? ReferenceResolver(segments: self) : nil)
+        elsewhere: segments.count > 1 ? ReferenceResolver(segments: self) : nil,
+        deletions: deletions[index])
       if explain {
         result.explanation = try self.explain(entry.hit, type: entry.type, context: context)
       }
@@ -443,7 +444,8 @@ extension SegmentSet {
       partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: type),
       usesImpactOrders: ranking.usesImpactOrders, factors: factors,
       matchQuality: ranking.matchQuality, nameLengths: nameLengths.lengths(of: type),
-      tagKey: nameLengths.tagKey, normalization: normalizations[index][type.index])
+      tagKey: nameLengths.tagKey, normalization: normalizations[index][type.index],
+      deleted: deletions[index].of(type))
   }
 
   /// Per segment, the term ids of every alternative of `parsed` (`nil` where the segment's
@@ -597,11 +599,11 @@ extension IndexSnapshot {
     return sum
   }
 
-  /// The result card of a hit. A video's creator or sound that no document of this segment
-  /// is, `elsewhere` finds by id in another segment.
+  /// The result card of a hit. A video's creator or sound that no live document of this
+  /// segment is (none, or one of `deletions`), `elsewhere` finds by id in another segment.
   func makeResult(
     type: SearchResultType, hit: Hit, highlighter: Highlighter,
-    elsewhere: ReferenceResolver? = nil
+    elsewhere: ReferenceResolver? = nil, deletions: SegmentDeletions = .none
   ) -> SearchResult {
     let partition = self.partition(type)
     let document = Int(hit.document)
@@ -612,8 +614,25 @@ extension IndexSnapshot {
     let metadata: SearchResultMetadata
     switch type {
     case .video:
-      let creator = videos.creators[document]
-      let sound = videos.sounds[document]
+      var creator = videos.creators[document]
+      var sound = videos.sounds[document]
+      var references = Array(videos.unresolvedReferences(of: hit.document))
+      // A creator or sound deleted here (or replaced by a later segment's version) is
+      // looked up by id, as one never resolved here is.
+      if creator != UInt32.max && deletions.contains(creator, of: SearchResultType.user) {
+        references.append(
+          UnresolvedReference(
+            video: hit.document, kind: .creator,
+            id: self.partition(.user).ids.string(at: Int(creator))))
+        creator = UInt32.max
+      }
+      if sound != UInt32.max && deletions.contains(sound, of: SearchResultType.sound) {
+        references.append(
+          UnresolvedReference(
+            video: hit.document, kind: .sound,
+            id: self.partition(.sound).ids.string(at: Int(sound))))
+        sound = UInt32.max
+      }
       var creatorID: String?
       var creatorUsername: String?
       if creator != UInt32.max {
@@ -626,7 +645,7 @@ extension IndexSnapshot {
         soundID = sounds.ids.string(at: Int(sound))
         soundTitle = sounds.titles.string(at: Int(sound))
       }
-      for reference in videos.unresolvedReferences(of: hit.document) {
+      for reference in references {
         let found = elsewhere?.resolve(reference.id, as: reference.kind)
         switch reference.kind {
         case .creator:

@@ -63,13 +63,16 @@ struct TypeSearcher {
   /// What an exact match's name fields measure (``NameLengths``).
   let nameLengths: SIMD4<Int32>
   let tagKey: [UInt8]
+  /// The segment's deleted documents of the type: left out of hits and counts.
+  let deleted: DeletedDocuments?
 
   init(
     partition: TypePartition, k1: Float, weights: SIMD4<Float>, usesImpactOrders: Bool = true,
     factors: StaticFactors? = nil, matchQuality: MatchQualityOptions = MatchQualityOptions(),
     nameLengths: SIMD4<Int32> = SIMD4(repeating: -1), tagKey: [UInt8] = [],
-    normalization: SegmentNormalization? = nil
+    normalization: SegmentNormalization? = nil, deleted: DeletedDocuments? = nil
   ) {
+    self.deleted = deleted.flatMap { $0.count > 0 ? $0 : nil }
     self.nameLengths = nameLengths
     self.tagKey = tagKey
     self.partition = partition
@@ -159,7 +162,24 @@ struct TypeSearcher {
   ///   out, the count never is.
   func firstPhase(
     groups: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, blend: ScoreBlend,
-    limit: Int, after: RankKey?, floor initialFloor: Float = -.infinity
+    limit: Int, after: RankKey?, floor: Float = -.infinity
+  ) -> TypeHits {
+    var found = firstPhaseOfEveryDocument(
+      groups: groups, phrases: phrases, matching: matching, blend: blend, limit: limit,
+      after: after, floor: floor)
+    if let deleted {
+      // The strategies leave deleted documents out of the hits, not out of the count.
+      found.count -= deletedMatches(
+        deleted, groups: groups, phrases: phrases, matching: matching, blend: blend)
+    }
+    return found
+  }
+
+  /// ``firstPhase(groups:phrases:matching:blend:limit:after:floor:)`` with deleted
+  /// documents counted (and never in the hits).
+  private func firstPhaseOfEveryDocument(
+    groups: [TermPlan], phrases: [ParsedQuery.Phrase], matching: Matching, blend: ScoreBlend,
+    limit: Int, after: RankKey?, floor initialFloor: Float
   ) -> TypeHits {
     let postings = partition.postings
     let planner = RetrievalPlanner(
@@ -171,6 +191,7 @@ struct TypeSearcher {
     if plan.attempt == .impactThreshold {
       var threshold = ThresholdSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups)
+      threshold.deleted = deleted
       if let hits = threshold.run(limit: limit, after: after) { return hits }
       floor = max(floor, threshold.floorOnGivingUp)
     }
@@ -180,8 +201,10 @@ struct TypeSearcher {
       let list = postings.lists[groups[0].alternatives[0].listIndex]
       return TypeHits(hits: [], count: Int(list.documentFrequency))
     case .leadSorted:
-      return LeadSortedSearch(partition: partition, scorer: scorer, blend: blend, groups: groups)
-        .run(limit: limit, after: after, floor: floor)
+      var search = LeadSortedSearch(
+        partition: partition, scorer: scorer, blend: blend, groups: groups)
+      search.deleted = deleted
+      return search.run(limit: limit, after: after, floor: floor)
     case .singleTermBlended, .singleTerm, .bitmapConjunction, .conjunction, .disjunction:
       let cursorCount = groups.reduce(0) { $0 + $1.alternatives.count }
       let scratch = UnsafeMutablePointer<UInt32>.allocate(

@@ -640,12 +640,13 @@ extension IndexSnapshot {
 
 /// What an index holds and where: documents per type, its commit and its size on disk.
 public struct IndexStatistics: Sendable, Equatable {
-  /// Documents of each searchable type.
+  /// Documents of each searchable type, deleted ones left out.
   public var documents: [SearchResultType: Int]
-  /// Effects (stored for the trending lists, not searched).
+  /// Effects (stored for the trending lists, not searched), deleted ones left out.
   public var effects: Int
-  /// Documents deleted but still in a segment. Always 0 in this version: a publish builds
-  /// the segment anew from the documents the writer holds, so deletes leave nothing behind.
+  /// Documents (effects included) deleted or replaced but still in a segment, until a
+  /// merge leaves them behind. A commit writes one segment of the live documents, so an
+  /// index opened from a directory has none.
   public var deletedDocuments: Int
   /// The segments of the commit.
   public var segments: Int
@@ -663,13 +664,14 @@ extension DiscoverIndex {
     let segments = self.segments
     var documents: [SearchResultType: Int] = [:]
     for type in SearchResultType.allCases {
-      documents[type] = segments.documentCount(of: type)
+      documents[type] = segments.liveDocumentCount(of: type)
     }
     let source = self.source.withLock { $0 }
     let diskBytes = source.flatMap { try? Self.fileSize(at: $0.directory) } ?? 0
     return IndexStatistics(
-      documents: documents, effects: segments.heldCount - segments.documentCount,
-      deletedDocuments: 0, segments: segments.segments.count,
+      documents: documents,
+      effects: segments.liveCount - documents.values.reduce(0, +),
+      deletedDocuments: segments.deletedCount, segments: segments.segments.count,
       generation: source?.generation ?? 0, diskBytes: diskBytes)
   }
 

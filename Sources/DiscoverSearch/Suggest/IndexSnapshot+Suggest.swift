@@ -101,6 +101,10 @@ extension SegmentSet {
       earlier.append(last)
       last = []
     }
+    // With deleted documents, the dictionaries still hold their words: collect more, and
+    // keep those that still lead to a live document.
+    let wanted = limit
+    let limit = deletedCount > 0 ? min(limit * 2, 100) : limit
     var collector = SuggestionCollector(
       texts: PhraseTexts(segments: self), structures: suggestionStructures(), limit: limit,
       wordCount: input.words.count, typedKey: SuggestInput.joined(earlier + [last]),
@@ -129,7 +133,21 @@ extension SegmentSet {
     }
     let ranked = collector.ranked(options: options)
     collector.releaseBuffers()
-    return ranked
+    guard deletedCount > 0 else { return ranked }
+    return Array(
+      ranked.lazy.filter { self.leadsToLiveDocuments($0, workspace: workspace) }.prefix(wanted))
+  }
+
+  /// Whether searching `suggestion` exactly finds a document that is not deleted; a
+  /// user's own recent search is kept whatever it finds.
+  private func leadsToLiveDocuments(_ suggestion: Suggestion, workspace: SearchWorkspace)
+    -> Bool
+  {
+    guard !suggestion.isRecent else { return true }
+    let response = try? search(
+      suggestion.text, in: .top, limit: 1, after: nil, ranking: RankingOptions(),
+      matching: .exact, workspace: workspace)
+    return (response?.totalHits ?? 0) > 0
   }
 }
 

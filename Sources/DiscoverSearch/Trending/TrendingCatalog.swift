@@ -54,7 +54,12 @@ final class TrendingCatalog: Sendable {
     var spans: [UseSpan] = []
     spans.reserveCapacity(snapshot.catalogVideoCount)
     var uses: [ContentKey] = []
+    // A deleted document keeps its position but no key: the catalog does not hold it.
     for position in 0..<snapshot.catalogVideoCount {
+      guard !snapshot.isDeleted(position, of: .video) else {
+        spans.append(UseSpan(start: uses.count, hashtagCount: 0, hasSound: false, hasEffect: false))
+        continue
+      }
       let video = snapshot.catalogVideo(at: position)
       videos[ContentKey(.video, video.id)] = Int32(position)
       let start = uses.count
@@ -72,17 +77,22 @@ final class TrendingCatalog: Sendable {
     var hashtagTable = FingerprintTable<ContentKey, Int32>()
     var hashtagKeys: [ContentKey] = []
     for position in 0..<snapshot.catalogHashtagCount {
+      guard !snapshot.isDeleted(position, of: .hashtag) else {
+        hashtagKeys.append(ContentKey(.hashtag, ""))
+        continue
+      }
       let key = ContentKey(.hashtag, Self.foldHashtag(snapshot.catalogHashtag(at: position).name))
       hashtagKeys.append(key)
       // Two hashtag documents of one folded name: the first (most popular) names it.
       if hashtagTable[key] == nil { hashtagTable[key] = Int32(position) }
     }
     var soundTable = FingerprintTable<ContentKey, Int32>()
-    for position in 0..<snapshot.catalogSoundCount {
+    for position in 0..<snapshot.catalogSoundCount where !snapshot.isDeleted(position, of: .sound) {
       soundTable[ContentKey(.sound, snapshot.catalogSound(at: position).id)] = Int32(position)
     }
     var effectTable = FingerprintTable<ContentKey, Int32>()
-    for position in 0..<snapshot.catalogEffectCount {
+    for position in 0..<snapshot.catalogEffectCount where !snapshot.isDeleted(position, of: .effect)
+    {
       effectTable[ContentKey(.effect, snapshot.catalogEffect(at: position).id)] = Int32(position)
     }
     videoPositions = videos

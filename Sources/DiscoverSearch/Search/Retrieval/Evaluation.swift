@@ -28,6 +28,8 @@ struct Evaluation {
   let fieldCount: Int
   let after: RankKey?
   let limit: Int
+  /// The segment's deleted documents of the type, which never enter the hits.
+  let deleted: DeletedDocuments?
   var cursors: [PostingCursor] = []
   var idfs: [Float] = []
   var weights: [Float] = []
@@ -65,6 +67,7 @@ struct Evaluation {
     fieldCount = searcher.partition.fieldCount
     self.after = after
     self.limit = limit
+    deleted = searcher.deleted
     heap = TopHits(capacity: limit)
     let postings = searcher.partition.postings
     randomAccess = BitmapRandomAccess(postings: postings, scorer: searcher.scorer)
@@ -127,7 +130,7 @@ struct Evaluation {
 
   @inline(__always)
   func accepts(_ hit: Hit) -> Bool {
-    after?.precedes(hit, typeIndex: typeIndex) ?? true
+    hit.isWanted(after: after, typeIndex: typeIndex, deleted: deleted)
   }
 
   /// Offers `document` with text score `text`.

@@ -18,6 +18,8 @@ struct LeadSortedSearch {
   private let groups: [TermPlan]
   /// The bitmap of each group after the first.
   private let bitmaps: [Int]
+  /// The segment's deleted documents of the type, which never enter the hits.
+  var deleted: DeletedDocuments?
 
   /// Prepares the search.
   ///
@@ -166,7 +168,7 @@ struct LeadSortedSearch {
         let hit = Hit(
           score: ScoreBlend.combine(text: totals[offset], factor: blend.factor(of: document)),
           document: document, coverage: coverage)
-        if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+        if hit.isWanted(after: after, typeIndex: typeIndex, deleted: deleted) { heap.insert(hit) }
       }
     }
     return TypeHits(hits: heap.sorted(), count: count)

@@ -70,6 +70,8 @@ struct ThresholdSearch {
   /// document of the final top hits reaches (`-infinity` when it found fewer than k). The
   /// scan that takes over prunes with it from the start instead of from nothing.
   private(set) var floorOnGivingUp = -Float.infinity
+  /// The segment's deleted documents of the type, which never enter the hits.
+  var deleted: DeletedDocuments?
 
   /// Whether the query is one term with one alternative: hits are scored from their
   /// impacts, and the count is the document frequency.
@@ -450,7 +452,7 @@ struct ThresholdSearch {
       let hit = Hit(
         score: ScoreBlend.combine(text: batch.scores[index], factor: batch.factors[index]),
         document: batch.documents[index], coverage: coverage)
-      if after?.precedes(hit, typeIndex: typeIndex) ?? true { heap.insert(hit) }
+      if hit.isWanted(after: after, typeIndex: typeIndex, deleted: deleted) { heap.insert(hit) }
     }
   }
 

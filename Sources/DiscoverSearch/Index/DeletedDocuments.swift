@@ -1,0 +1,112 @@
+/// The documents of one type in one segment deleted since the segment was built: a bit per
+/// document, set when deleted (Lucene's live documents, inverted).
+///
+/// A segment is immutable, so a delete or an update of a published document sets its bit in
+/// a copy of this set, published with the segments (``SegmentSet/deletions``); searches
+/// leave such documents out of hits and counts, and a merge leaves them behind.
+struct DeletedDocuments: Sendable, Equatable {
+  /// Bit `d & 63` of word `d >> 6` is set when document `d` is deleted; one word per 64
+  /// documents, at least one.
+  private(set) var words: [UInt64]
+  /// The number of bits set.
+  private(set) var count = 0
+
+  /// No document of the segment's `documentCount` deleted.
+  init(documentCount: Int) {
+    words = [UInt64](repeating: 0, count: max(1, (documentCount + 63) / 64))
+  }
+
+  /// Whether document `document` is deleted.
+  @inline(__always)
+  func contains(_ document: UInt32) -> Bool {
+    let word = Int(document >> 6)
+    return word < words.count && words[word] & (1 << UInt64(document & 63)) != 0
+  }
+
+  /// Marks `document` deleted.
+  ///
+  /// - Returns: Whether it was not deleted before.
+  @discardableResult
+  mutating func insert(_ document: UInt32) -> Bool {
+    let word = Int(document >> 6)
+    precondition(word < words.count, "a deleted document is in its segment")
+    let bit: UInt64 = 1 << UInt64(document & 63)
+    guard words[word] & bit == 0 else { return false }
+    words[word] |= bit
+    count += 1
+    return true
+  }
+
+  /// The first deleted document at or after `document`, if any.
+  func next(from document: UInt32) -> UInt32? {
+    var word = Int(document >> 6)
+    guard word < words.count else { return nil }
+    var bits = words[word] & (~0 << UInt64(document & 63))
+    while bits == 0 {
+      word += 1
+      guard word < words.count else { return nil }
+      bits = words[word]
+    }
+    return UInt32(word << 6 + bits.trailingZeroBitCount)
+  }
+
+  /// The deleted documents in ascending order.
+  var documents: [UInt32] {
+    var result: [UInt32] = []
+    result.reserveCapacity(count)
+    for (index, word) in words.enumerated() {
+      var bits = word
+      while bits != 0 {
+        result.append(UInt32(index << 6 + bits.trailingZeroBitCount))
+        bits &= bits &- 1
+      }
+    }
+    return result
+  }
+}
+
+/// The deleted documents of one segment, per kind (``DocumentKind/index``: the searchable
+/// types, then effects); `nil` where none is deleted.
+struct SegmentDeletions: Sendable, Equatable {
+  var kinds: [DeletedDocuments?] = Array(repeating: nil, count: DocumentKind.allCases.count)
+
+  /// None deleted.
+  static let none = SegmentDeletions()
+
+  /// The number of deleted documents, effects included.
+  var count: Int { kinds.reduce(0) { $0 + ($1?.count ?? 0) } }
+
+  /// The deleted documents of `type`, if any.
+  @inline(__always)
+  func of(_ type: SearchResultType) -> DeletedDocuments? { kinds[type.index] }
+
+  /// Whether document `document` of `kind` is deleted.
+  @inline(__always)
+  func contains(_ document: UInt32, of kind: DocumentKind) -> Bool {
+    kinds[kind.index]?.contains(document) ?? false
+  }
+
+  /// Whether document `document` of `type` is deleted.
+  @inline(__always)
+  func contains(_ document: UInt32, of type: SearchResultType) -> Bool {
+    kinds[type.index]?.contains(document) ?? false
+  }
+
+  /// Marks the document of `kind` numbered `document` in `segment` deleted.
+  mutating func insert(_ document: UInt32, of kind: DocumentKind, in segment: IndexSnapshot) {
+    if kinds[kind.index] == nil {
+      kinds[kind.index] = DeletedDocuments(documentCount: segment.count(of: kind))
+    }
+    kinds[kind.index]!.insert(document)
+  }
+}
+
+extension Hit {
+  /// Whether the hit may enter a page's hits: it ranks after the cursor `after` (if any) and
+  /// is not deleted.
+  @inline(__always)
+  func isWanted(after: RankKey?, typeIndex: UInt8, deleted: DeletedDocuments?) -> Bool {
+    (after?.precedes(self, typeIndex: typeIndex) ?? true)
+      && !(deleted?.contains(document) ?? false)
+  }
+}
