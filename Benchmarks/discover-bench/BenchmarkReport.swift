@@ -102,6 +102,10 @@ struct BenchmarkReport {
           "publish 1,000 new documents",
           "p50 \(number(live.publish1000P50Millis, 1)) ms, slowest \(number(live.publish1000P99Millis, 1)) ms (\(LiveWorkload.publishes) runs)"
         ),
+        (
+          "publish 1,000 updated documents",
+          "p50 \(number(live.publishUpdated1000P50Millis, 1)) ms"
+        ),
         ("commit 1,000 updated documents", "p50 \(number(live.commit1000P50Millis, 1)) ms"),
         (
           "count updates into the writer",

@@ -101,6 +101,22 @@ struct SegmentDeletions: Sendable, Equatable {
   }
 }
 
+/// The number of deleted documents each posting list of one type in one segment holds,
+/// found on first use: with the deleted documents fixed for a segment set's life, a term's
+/// live document frequency is too, and a one-term count costs a lookup again instead of a
+/// popcount of its bitmap with the deleted bits.
+final class DeletedMatchCache: Sendable {
+  private let counts = Lock<[Int: Int]>([:])
+
+  /// The deleted documents of list `list`, computed by `count` the first time.
+  func count(ofList list: Int, _ count: () -> Int) -> Int {
+    if let known = counts.withLock({ $0[list] }) { return known }
+    let computed = count()
+    counts.withLock { $0[list] = computed }
+    return computed
+  }
+}
+
 extension Hit {
   /// Whether the hit may enter a page's hits: it ranks after the cursor `after` (if any) and
   /// is not deleted.

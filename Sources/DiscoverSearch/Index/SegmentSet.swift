@@ -38,6 +38,9 @@ final class SegmentSet: Sendable {
   let deletions: [SegmentDeletions]
   /// The number of deleted documents in all segments, effects included.
   let deletedCount: Int
+  /// Per segment and type with deleted documents, each posting list's deleted documents,
+  /// found on first use.
+  let deletedMatchCaches: [[DeletedMatchCache?]]
 
   /// The set of `segments`, oldest first, whose documents are in `documents` (by default,
   /// the last segment's), with the documents of `deletions` deleted (by default, none).
@@ -54,6 +57,9 @@ final class SegmentSet: Sendable {
     self.deletions =
       deletions + Array(repeating: .none, count: segments.count - deletions.count)
     deletedCount = deletions.reduce(0) { $0 + $1.count }
+    deletedMatchCaches = self.deletions.map { deletions in
+      SearchResultType.allCases.map { deletions.of($0) == nil ? nil : DeletedMatchCache() }
+    }
     self.documents = documents ?? segments[segments.count - 1].documents
     starts = SearchResultType.allCases.map { type in
       var starts: [UInt32] = [0]

@@ -445,7 +445,8 @@ extension SegmentSet {
       usesImpactOrders: ranking.usesImpactOrders, factors: factors,
       matchQuality: ranking.matchQuality, nameLengths: nameLengths.lengths(of: type),
       tagKey: nameLengths.tagKey, normalization: normalizations[index][type.index],
-      deleted: deletions[index].of(type))
+      deleted: deletions[index].of(type),
+      deletedMatchCache: deletedMatchCaches[index][type.index])
   }
 
   /// Per segment, the term ids of every alternative of `parsed` (`nil` where the segment's
@@ -480,26 +481,32 @@ extension SegmentSet {
         selected: selected)
     }
     guard let first = plans.first else { return plans }
-    // Each alternative's document frequency over every segment.
-    var frequencies = first.indices.map {
-      [Int](repeating: 0, count: termIDs[0][selected[$0]].count)
+    // Each alternative's document frequency over every segment, flat: term `t`'s
+    // alternative `a` at `offsets[t] + a`.
+    var offsets: [Int] = []
+    offsets.reserveCapacity(first.count)
+    var total = 0
+    for term in first.indices {
+      offsets.append(total)
+      total += termIDs[0][selected[term]].count
     }
+    var frequencies = [Int](repeating: 0, count: total)
     for (index, segmentPlans) in plans.enumerated() {
       let lists = segments[index].partition(type).postings.lists
       for (term, plan) in segmentPlans.enumerated() {
         for alternative in plan.alternatives {
-          frequencies[term][alternative.alternative] += Int(
+          frequencies[offsets[term] + alternative.alternative] += Int(
             lists[alternative.listIndex].documentFrequency)
         }
       }
     }
     let statistics = self.statistics[type.index]
+    let idfs = frequencies.map { statistics.idf(documentFrequency: $0) }
     for index in plans.indices {
       for term in plans[index].indices {
         for slot in plans[index][term].alternatives.indices {
           let alternative = plans[index][term].alternatives[slot].alternative
-          plans[index][term].alternatives[slot].idf = statistics.idf(
-            documentFrequency: frequencies[term][alternative])
+          plans[index][term].alternatives[slot].idf = idfs[offsets[term] + alternative]
         }
       }
     }
@@ -614,25 +621,13 @@ extension IndexSnapshot {
     let metadata: SearchResultMetadata
     switch type {
     case .video:
-      var creator = videos.creators[document]
-      var sound = videos.sounds[document]
       var references = Array(videos.unresolvedReferences(of: hit.document))
-      // A creator or sound deleted here (or replaced by a later segment's version) is
-      // looked up by id, as one never resolved here is.
-      if creator != UInt32.max && deletions.contains(creator, of: SearchResultType.user) {
-        references.append(
-          UnresolvedReference(
-            video: hit.document, kind: .creator,
-            id: self.partition(.user).ids.string(at: Int(creator))))
-        creator = UInt32.max
-      }
-      if sound != UInt32.max && deletions.contains(sound, of: SearchResultType.sound) {
-        references.append(
-          UnresolvedReference(
-            video: hit.document, kind: .sound,
-            id: self.partition(.sound).ids.string(at: Int(sound))))
-        sound = UInt32.max
-      }
+      let creator = liveReference(
+        videos.creators[document], .creator, of: hit.document, deletions: deletions,
+        unresolved: &references)
+      let sound = liveReference(
+        videos.sounds[document], .sound, of: hit.document, deletions: deletions,
+        unresolved: &references)
       var creatorID: String?
       var creatorUsername: String?
       if creator != UInt32.max {
@@ -690,6 +685,22 @@ extension IndexSnapshot {
       id: id, type: type, title: title, subtitle: subtitle, thumbnailURL: thumbnail,
       metadata: metadata, highlights: highlighter.highlights(in: title, type: type),
       score: Double(hit.score))
+  }
+
+  /// Video `video`'s creator or sound `number` (`UInt32.max` for none), or `UInt32.max` when
+  /// `deletions` holds it (it was deleted, or replaced by a later segment's version): it is
+  /// then added to `unresolved` by id, to be looked up as one never resolved here is.
+  private func liveReference(
+    _ number: UInt32, _ kind: UnresolvedReference.Kind, of video: UInt32,
+    deletions: SegmentDeletions, unresolved: inout [UnresolvedReference]
+  ) -> UInt32 {
+    guard number != UInt32.max, deletions.contains(number, of: kind.documentKind) else {
+      return number
+    }
+    unresolved.append(
+      UnresolvedReference(
+        video: video, kind: kind, id: ids(of: kind.documentKind).string(at: Int(number))))
+    return UInt32.max
   }
 
   /// A video card's creator fields from user `user`: id, username, and the subtitle (the

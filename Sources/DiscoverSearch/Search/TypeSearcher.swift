@@ -65,14 +65,18 @@ struct TypeSearcher {
   let tagKey: [UInt8]
   /// The segment's deleted documents of the type: left out of hits and counts.
   let deleted: DeletedDocuments?
+  /// The deleted documents of each posting list, once counted.
+  let deletedMatchCache: DeletedMatchCache?
 
   init(
     partition: TypePartition, k1: Float, weights: SIMD4<Float>, usesImpactOrders: Bool = true,
     factors: StaticFactors? = nil, matchQuality: MatchQualityOptions = MatchQualityOptions(),
     nameLengths: SIMD4<Int32> = SIMD4(repeating: -1), tagKey: [UInt8] = [],
-    normalization: SegmentNormalization? = nil, deleted: DeletedDocuments? = nil
+    normalization: SegmentNormalization? = nil, deleted: DeletedDocuments? = nil,
+    deletedMatchCache: DeletedMatchCache? = nil
   ) {
     self.deleted = deleted.flatMap { $0.count > 0 ? $0 : nil }
+    self.deletedMatchCache = deletedMatchCache
     self.nameLengths = nameLengths
     self.tagKey = tagKey
     self.partition = partition

@@ -195,6 +195,60 @@ struct ConcurrentReadersTests {
     #expect(index.segments.segments.count < rounds)
   }
 
+  /// Readers search while a writer publishes batches as segments, deletes whole earlier
+  /// batches and updates others (marked deleted in their segments), and merges run on a
+  /// task of their own: every answer holds whole batches, and no id twice.
+  @Test func readersSeeWholeBatchesWhileDeletesAndMergesRun() throws {
+    let batchSize = 5
+    let rounds = 30
+    func video(_ round: Int, _ number: Int, version: Int) -> Video {
+      Video(
+        id: "g\(round)-\(number)", title: "gamma batch\(round) clip \(number) v\(version)",
+        viewCount: round * 10 + number)
+    }
+    let seed = (0..<40).map { Document.video(Video(id: "s\($0)", title: "seed clip \($0)")) }
+    let index = try DiscoverIndex.build(from: seed)
+    var writer = try index.makeWriter()
+    writer.mergePolicy = MergePolicy(
+      floorDocuments: 2, segmentsPerTier: 2, maximumMergeAtOnce: 3,
+      deletedDocumentsAllowance: 0.1)
+    try writer.publish()
+    var live = Set<Int>()
+    let (problems, reads) = try Self.race(
+      readers: 4,
+      read: {
+        let response = try index.search("gamma", in: .videos, limit: 50)
+        guard response.totalHits % batchSize == 0 else {
+          return "\(response.totalHits) hits: part of a batch"
+        }
+        let ids = response.results.map(\.id)
+        guard Set(ids).count == ids.count else { return "an id twice: \(ids)" }
+        return nil
+      },
+      write: {
+        for round in 0..<rounds {
+          for number in 0..<batchSize { try writer.add(video(round, number, version: 0)) }
+          live.insert(round)
+          if round % 3 == 2 {
+            // Delete the oldest batch left, and update the next one whole.
+            let sorted = live.sorted()
+            for number in 0..<batchSize { writer.delete(id: "g\(sorted[0])-\(number)") }
+            live.remove(sorted[0])
+            for number in 0..<batchSize {
+              try writer.update(.video(video(sorted[1], number, version: round)))
+            }
+          }
+          try writer.publish()
+        }
+        writer.waitForMerges()
+      })
+    #expect(problems.isEmpty, "\(problems.prefix(5))")
+    #expect(reads > 0)
+    let final = try index.search("gamma", in: .videos, limit: 200)
+    #expect(final.totalHits == live.count * batchSize)
+    #expect(Set(final.results.map(\.id)).count == final.results.count)
+  }
+
   /// A reader of a directory refreshes while a writer (another index object, as another
   /// process would be) saves commit after commit into it.
   @Test func readersRefreshWhileAWriterSaves() throws {

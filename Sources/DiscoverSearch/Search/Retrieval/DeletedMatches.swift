@@ -13,6 +13,24 @@ extension TypeSearcher {
     _ deleted: DeletedDocuments, groups: [TermPlan], phrases: [ParsedQuery.Phrase],
     matching: Matching, blend: ScoreBlend
   ) -> Int {
+    if let cache = deletedMatchCache, phrases.isEmpty, groups.count == 1,
+      groups[0].alternatives.count == 1
+    {
+      // One term: what it holds of the deleted documents is fixed for the set's life.
+      return cache.count(ofList: groups[0].alternatives[0].listIndex) {
+        countDeletedMatches(
+          deleted, groups: groups, phrases: phrases, matching: matching, blend: blend)
+      }
+    }
+    return countDeletedMatches(
+      deleted, groups: groups, phrases: phrases, matching: matching, blend: blend)
+  }
+
+  /// ``deletedMatches(_:groups:phrases:matching:blend:)``, counted.
+  private func countDeletedMatches(
+    _ deleted: DeletedDocuments, groups: [TermPlan], phrases: [ParsedQuery.Phrase],
+    matching: Matching, blend: ScoreBlend
+  ) -> Int {
     let postings = partition.postings
     if matching == .all && phrases.isEmpty,
       let bitmaps = Self.bitmapWords(of: groups, in: postings)
