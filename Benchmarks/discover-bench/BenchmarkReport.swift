@@ -108,6 +108,10 @@ struct BenchmarkReport {
         ),
         ("commit 1,000 updated documents", "p50 \(number(live.commit1000P50Millis, 1)) ms"),
         (
+          "publish 100,000 count updates beside segments",
+          "\(number(live.countPublishSegmentedMillis, 1)) ms"
+        ),
+        (
           "count updates into the writer",
           "\(TextFormatting.grouped(Int(live.countUpdatesPerSecond.rounded()))) /s"
         ),

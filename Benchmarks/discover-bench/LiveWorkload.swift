@@ -31,6 +31,9 @@ struct LiveWorkload {
     /// Updating 1,000 documents and publishing them (the old versions marked deleted in
     /// their segments), median; not in the contract's JSON.
     var publishUpdated1000P50Millis: Double
+    /// Publishing 100,000 count updates while the index holds several segments (set in the
+    /// segments holding the documents); not in the contract's JSON.
+    var countPublishSegmentedMillis: Double
     /// Updating 1,000 documents and committing them, median.
     var commit1000P50Millis: Double
     /// Count updates the writer takes per second, and publishing 100,000 of them.
@@ -110,6 +113,13 @@ struct LiveWorkload {
       try writer.publish()
       publishUpdatedMillis.append(Double(Measurement.now() - start) / 1e6)
     }
+    for number in 0..<Self.countUpdates {
+      let video = added[number % added.count]
+      try writer.updateCounts(CountUpdate(id: video.id, viewCount: number, likeCount: number / 3))
+    }
+    let segmentedCountStart = Measurement.now()
+    try writer.publish()
+    let countPublishSegmentedMillis = Double(Measurement.now() - segmentedCountStart) / 1e6
     var commitMillis: [Double] = []
     for round in 0..<Self.commits {
       let start = Measurement.now()
@@ -139,6 +149,7 @@ struct LiveWorkload {
       publish1000P50Millis: Self.median(publishMillis),
       publish1000P99Millis: publishMillis.max() ?? 0,
       publishUpdated1000P50Millis: Self.median(publishUpdatedMillis),
+      countPublishSegmentedMillis: countPublishSegmentedMillis,
       commit1000P50Millis: Self.median(commitMillis),
       countUpdatesPerSecond: Double(Self.countUpdates) / countSeconds,
       countPublish100kMillis: publishMillis100k,

@@ -6,9 +6,111 @@ struct CountColumns {
   var hashtagViews: IntegerColumn?
   var hashtagVideos: IntegerColumn?
   var soundVideos: IntegerColumn?
+
+  /// The new column of `column` (one of ``CountKinds/columns``).
+  subscript(column: CountKinds) -> IntegerColumn? {
+    get {
+      switch column {
+      case .videoViews: videoViews
+      case .videoLikes: videoLikes
+      case .userFollowers: userFollowers
+      case .hashtagViews: hashtagViews
+      case .hashtagVideos: hashtagVideos
+      default: soundVideos
+      }
+    }
+    set {
+      switch column {
+      case .videoViews: videoViews = newValue
+      case .videoLikes: videoLikes = newValue
+      case .userFollowers: userFollowers = newValue
+      case .hashtagViews: hashtagViews = newValue
+      case .hashtagVideos: hashtagVideos = newValue
+      default: soundVideos = newValue
+      }
+    }
+  }
+}
+
+/// One count of one document to set in a segment (``IndexSnapshot/patchingCounts(_:)``).
+struct CountPatch: Sendable, Equatable {
+  /// One of ``CountKinds/columns``.
+  var column: CountKinds
+  /// The document's number in its type.
+  var document: UInt32
+  var value: Int
+}
+
+extension CountKinds {
+  /// Each count column and the kind of documents it counts.
+  static let columns: [(column: CountKinds, kind: DocumentKind)] = [
+    (.videoViews, .video), (.videoLikes, .video), (.userFollowers, .user),
+    (.hashtagViews, .hashtag), (.hashtagVideos, .hashtag), (.soundVideos, .sound),
+  ]
+
+  /// The count columns of `document` with its values.
+  static func values(of document: Document) -> [(column: CountKinds, value: Int)] {
+    switch document {
+    case .video(let video): [(.videoViews, video.viewCount), (.videoLikes, video.likeCount)]
+    case .user(let user): [(.userFollowers, user.followerCount)]
+    case .hashtag(let hashtag):
+      [(.hashtagViews, hashtag.viewCount), (.hashtagVideos, hashtag.videoCount)]
+    case .sound(let sound): [(.soundVideos, sound.videoCount)]
+    case .effect: []
+    }
+  }
 }
 
 extension IndexSnapshot {
+  /// The count column `column` (one of ``CountKinds/columns``).
+  func countColumn(_ column: CountKinds) -> IntegerColumn {
+    switch column {
+    case .videoViews: videos.viewCounts
+    case .videoLikes: videos.likeCounts
+    case .userFollowers: users.followerCounts
+    case .hashtagViews: hashtags.viewCounts
+    case .hashtagVideos: hashtags.videoCounts
+    default: sounds.videoCounts
+    }
+  }
+
+  /// This snapshot with the counts of `patches` set, through ``replacingCounts(_:)``: each
+  /// column patched is copied whole, the others shared.
+  ///
+  /// - Complexity: O(n) in the documents of the types patched.
+  func patchingCounts(_ patches: [CountPatch]) -> IndexSnapshot {
+    guard !patches.isEmpty else { return self }
+    var columns = CountColumns()
+    for (column, _) in CountKinds.columns {
+      let wanted = patches.filter { $0.column == column }
+      guard !wanted.isEmpty else { continue }
+      let current = countColumn(column)
+      var values = (0..<current.count).map { current[$0] }
+      for patch in wanted where Int(patch.document) < values.count {
+        values[Int(patch.document)] = patch.value
+      }
+      columns[column] = IntegerColumn(values)
+    }
+    return replacingCounts(columns)
+  }
+
+  /// The counts that differ from those of `earlier`, an earlier version of this segment
+  /// (of its lineage), as patches.
+  ///
+  /// - Complexity: O(n) in the documents.
+  func countChanges(since earlier: IndexSnapshot) -> [CountPatch] {
+    var patches: [CountPatch] = []
+    for (column, _) in CountKinds.columns {
+      let now = countColumn(column)
+      let before = earlier.countColumn(column)
+      guard now.count == before.count else { continue }
+      for document in 0..<now.count where now[document] != before[document] {
+        patches.append(CountPatch(column: column, document: UInt32(document), value: now[document]))
+      }
+    }
+    return patches
+  }
+
   /// This snapshot with new counts and everything else shared: postings, text, dates,
   /// references, the exact name filters and the completion structures (the phrase
   /// dictionary weighed anew when followers or sounds' video counts changed).
@@ -40,7 +142,8 @@ extension IndexSnapshot {
       videoCounts: columns.soundVideos ?? self.sounds.videoCounts, artists: self.sounds.artists)
     let snapshot = IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
-      users: users, hashtags: hashtags, sounds: sounds, effects: effects)
+      users: users, hashtags: hashtags, sounds: sounds, effects: effects, lineage: lineage,
+      idTables: idTables)
     exactNames.share(with: snapshot.exactNames)
     // The lexicon weighs terms by their documents, which counts do not change.
     let (lexicon, phrases) = suggestionCache.parts

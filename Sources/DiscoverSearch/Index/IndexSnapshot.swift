@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The searchable part of one content type: postings, field lengths, ids and display text.
 ///
 /// A class, so that searches pass one reference around instead of copying its columns.
@@ -194,6 +196,9 @@ struct EffectColumns: Sendable {
 /// Readers take a reference to the current snapshot and search it without locks; a commit
 /// builds a new snapshot and swaps it in, so a query never sees a half-applied commit
 /// (Lucene's `SearcherManager`, Tantivy's `Searcher`).
+/// The last lineage given to a snapshot (``IndexSnapshot/lineage``).
+private let snapshotLineages = Atomic<UInt64>(0)
+
 final class IndexSnapshot: Sendable {
   let configuration: IndexConfiguration
   /// The term dictionary, shared by all types.
@@ -214,15 +219,22 @@ final class IndexSnapshot: Sendable {
   let exactNames = ExactNameFilterCache()
   /// The documents this snapshot was built from, which a writer of the index starts from.
   let documents = DocumentSlot()
-  /// Its users', sounds' and effects' ids, for references from other segments, built on
-  /// first use (``ReferenceResolver``).
-  let idTables = IDTables()
+  /// Its documents' ids by kind, for references from other segments and for deletes and
+  /// count changes by id, built on first use (``ReferenceResolver``); shared with the
+  /// snapshots that replace its counts.
+  let idTables: IDTables
+  /// What this segment is across count changes: a snapshot with new counts
+  /// (``replacingCounts(_:)``) keeps its source's lineage, so that a merge of the source
+  /// still finds it among the published segments. Unique to each build.
+  let lineage: UInt64
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
     videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns,
-    effects: EffectColumns
+    effects: EffectColumns, lineage: UInt64? = nil, idTables: IDTables? = nil
   ) {
+    self.lineage = lineage ?? snapshotLineages.add(1, ordering: .relaxed).newValue
+    self.idTables = idTables ?? IDTables()
     self.configuration = configuration
     self.terms = terms
     self.partitions = partitions

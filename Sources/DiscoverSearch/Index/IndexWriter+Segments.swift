@@ -133,11 +133,15 @@ extension IndexWriter {
 
 extension IndexWriter {
   /// What ``publish()`` swaps in: the index's segments with the documents deleted or
-  /// replaced since the last publish marked deleted, and a new segment of the documents
-  /// added since, when the index still shows that publish (merges aside) and no count
-  /// changed; otherwise one segment of everything.
+  /// replaced since the last publish marked deleted, a new segment of the documents added
+  /// since, and the counts changed since set in the segments holding them, when the index
+  /// still shows that publish (merges aside); otherwise one segment of everything, or the
+  /// last build with new count columns when only counts changed since it.
   mutating func makeSegmentSet(publishingTo target: DiscoverIndex) throws -> SegmentSet {
-    if let documents = documentsToPublish(), analysisIsCurrent, !hasCountChangesSincePublish {
+    if let documents = documentsToPublish(), analysisIsCurrent,
+      !(hasCountChangesSincePublish && countBase != nil)
+    {
+      store.applyCountUpdates()
       let slot = DocumentSlot()
       slot.value = .memory(store.published())
       var set = target.segments.deleting(tombstones, documents: slot)
@@ -145,6 +149,7 @@ extension IndexWriter {
         if !documents.isEmpty {
           set = set.appending(try makeSegment(of: documents, beside: set.segments))
         }
+        if hasCountChangesSincePublish { set = set.patchingCounts(countPatches(in: set)) }
         // Back-pressure: merges fell behind.
         while set.segments.count > mergePolicy.maximumSegments,
           let merge = mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes)
@@ -159,6 +164,8 @@ extension IndexWriter {
         unpublished = []
         tombstones = []
         touchedUnpublished = []
+        changedCounts = []
+        countChangedIDs = []
         return set
       }
     }
@@ -167,6 +174,29 @@ extension IndexWriter {
     tombstones = []
     touchedUnpublished = []
     return set
+  }
+
+  /// Per segment of `set`, the counts of the documents whose counts changed since the last
+  /// publish, as the store holds them now, where the segment holds them live.
+  ///
+  /// - Complexity: O(c · s) for c documents changed and s segments.
+  private mutating func countPatches(in set: SegmentSet) -> [[CountPatch]] {
+    var patches = [[CountPatch]](repeating: [], count: set.segments.count)
+    for id in Set(countChangedIDs) {
+      guard let document = store.document(id: id) else { continue }
+      let kind = document.kind
+      let values = CountKinds.values(of: document)
+      guard !values.isEmpty else { continue }
+      for (index, segment) in set.segments.enumerated() {
+        guard let found = segment.find(id, of: kind),
+          !set.deletions[index].contains(found, of: kind)
+        else { continue }
+        for (column, value) in values {
+          patches[index].append(CountPatch(column: column, document: found, value: value))
+        }
+      }
+    }
+    return patches
   }
 
   /// The documents added since the last publish and still held, each id's latest version

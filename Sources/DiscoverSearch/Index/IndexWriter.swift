@@ -46,9 +46,12 @@ public struct IndexWriter {
   /// The snapshot this writer published last and the orders it numbered documents in,
   /// while no document was added, updated or deleted since: a publish of count changes
   /// alone derives its snapshot from it (``IndexSnapshot/replacingCounts(_:)``).
-  private var countBase: (snapshot: IndexSnapshot, orders: [DocumentOrder])?
+  var countBase: (snapshot: IndexSnapshot, orders: [DocumentOrder])?
   /// Which counts changed since ``countBase`` was published.
-  private var changedCounts = CountKinds()
+  var changedCounts = CountKinds()
+  /// The ids whose counts changed since the last publish, with repeats: a publish that
+  /// keeps the segments sets their counts there (``SegmentSet/patchingCounts(_:)``).
+  var countChangedIDs: [String] = []
   /// Whether counts changed since the last publish.
   var hasCountChangesSincePublish: Bool { !changedCounts.isEmpty }
   /// When and which segments ``publish()`` merges (``MergePolicy``).
@@ -204,9 +207,11 @@ public struct IndexWriter {
     }
     try Self.validate(document)
     if deletesInSegments {
+      let renamedUser = renamedUser(by: document)
       retire(document.id)
       try analyze(document)
       trackUnpublished(document)
+      if let renamedUser { try refreshVideos(ofUser: renamedUser, id: document.id) }
     } else {
       dropAnalysis()
     }
@@ -226,6 +231,38 @@ public struct IndexWriter {
   private var deletesInSegments: Bool {
     unpublished != nil && analysisIsCurrent && target != nil
       && (retiredCount + 1) * 4 <= store.count
+  }
+
+  /// The writer's number of the user `document` replaces when it changes the user's
+  /// username or display name, which the creator field of each of the user's videos holds.
+  private mutating func renamedUser(by document: Document) -> UInt32? {
+    guard case .user(let new) = document, let number = resolve(new.id, as: .user),
+      case .user(let old) = store.document(id: new.id),
+      old.username != new.username || old.displayName != new.displayName
+    else { return nil }
+    return number
+  }
+
+  /// Marks the published videos of user `user` (the writer's number, of id `id`) deleted and
+  /// adds them again, so that their creator field holds the user's new names, as one build
+  /// of everything would copy them.
+  ///
+  /// - Complexity: O(v) for v videos analyzed.
+  private mutating func refreshVideos(ofUser user: UInt32, id: String) throws {
+    var numbers = videoCreators.indices.filter { videoCreators[$0] == user }
+    numbers += pendingReferences.lazy.filter { $0.kind == .creator && $0.id == id }
+      .map { Int($0.video) }
+    let ids = builders[SearchResultType.video.index].ids
+    for number in numbers {
+      let start = Int(ids.offsets[number])
+      let end = Int(ids.offsets[number + 1])
+      let videoID = ids.withBytes { String(decoding: $0[start..<end], as: UTF8.self) }
+      guard let video = store.document(id: videoID), resolve(videoID, as: .video) != nil
+      else { continue }
+      retire(videoID)
+      try analyze(video)
+      trackUnpublished(video)
+    }
   }
 
   /// Retires `id`'s analyzed document, and notes that its published or unpublished version
@@ -252,6 +289,9 @@ public struct IndexWriter {
   @discardableResult
   public mutating func delete(id: String) -> Bool {
     guard store.contains(id: id) else { return false }
+    // A deleted user's videos keep the user's names in their creator field until they are
+    // merged (their cards name no creator at once): adding them all again would make one
+    // delete cost as much as the user's videos.
     if deletesInSegments { retire(id) } else { dropAnalysis() }
     store.remove(id: id)
     countBase = nil
@@ -270,6 +310,7 @@ public struct IndexWriter {
   public mutating func updateCounts(_ update: CountUpdate) throws {
     try store.updateCounts(update)
     if analysisIsCurrent { setCounts(update) }
+    countChangedIDs.append(update.id)
     hasUncommittedChanges = true
   }
 
@@ -297,6 +338,7 @@ public struct IndexWriter {
       }
       if analysisIsCurrent { addCounts(added, toVideo: event.videoID) }
       changedCounts.insert([.videoViews, .videoLikes])
+      countChangedIDs.append(event.videoID)
       applied += 1
     }
     if applied > 0 { hasUncommittedChanges = true }
@@ -710,6 +752,7 @@ public struct IndexWriter {
       countBase = built
     }
     changedCounts = []
+    countChangedIDs = []
     snapshot.documents.value = .memory(store.published())
     return snapshot
   }

@@ -91,33 +91,64 @@ final class SegmentSet: Sendable {
     self.init(segments: [snapshot])
   }
 
-  /// This set with `inputs` (all of them in it) replaced by `merged`, where the first of
-  /// them was, and the documents of `inputs` deleted since `deletedAtStart` (theirs when
-  /// the merge started, in their order) deleted in `merged`; `nil` when one of `inputs` is
-  /// not in the set.
+  /// This set with `inputs` (all of them in it, or their versions with new counts)
+  /// replaced by `merged`, where the first of them was; `nil` when one of `inputs` is not
+  /// in the set. What changed in the inputs since the merge started is carried over to
+  /// `merged` by id: the documents deleted since `deletedAtStart` (the inputs' deletions
+  /// then, in their order) are deleted there, and counts changed since are set there.
   func replacing(
     _ inputs: [IndexSnapshot], with merged: IndexSnapshot, deletedAtStart: [SegmentDeletions]
   ) -> SegmentSet? {
-    let positions = inputs.map { input in segments.firstIndex { $0 === input } }
+    let positions = inputs.map { input in segments.firstIndex { $0.lineage == input.lineage } }
     guard positions.allSatisfy({ $0 != nil }), let first = positions.compactMap({ $0 }).min()
     else { return nil }
-    // Documents deleted while the merge ran are in `merged`: delete them there by id.
     var mergedDeletions = SegmentDeletions.none
+    var countPatches: [CountPatch] = []
     for (offset, input) in inputs.enumerated() {
-      let now = deletions[positions[offset]!]
+      let position = positions[offset]!
+      let now = deletions[position]
       let before = offset < deletedAtStart.count ? deletedAtStart[offset] : .none
-      guard now != before else { continue }
-      for (id, kind) in input.ids(deletedIn: now, notIn: before) {
-        if let found = merged.find(id, of: kind) {
-          mergedDeletions.insert(found, of: kind, in: merged)
+      if now != before {
+        for (id, kind) in input.ids(deletedIn: now, notIn: before) {
+          if let found = merged.find(id, of: kind) {
+            mergedDeletions.insert(found, of: kind, in: merged)
+          }
         }
+      }
+      let current = segments[position]
+      if current !== input {
+        countPatches += Self.carry(current.countChanges(since: input), from: input, to: merged)
       }
     }
     var kept = zip(segments, deletions).map { ($0, $1) }
     for position in positions.compactMap({ $0 }).sorted(by: >) { kept.remove(at: position) }
-    kept.insert((merged, mergedDeletions), at: first)
+    kept.insert((merged.patchingCounts(countPatches), mergedDeletions), at: first)
     return SegmentSet(
       segments: kept.map(\.0), documents: documents, deletions: kept.map(\.1))
+  }
+
+  /// `patches` of segment `source`'s documents, as patches of the same documents (by id) in
+  /// `target`.
+  private static func carry(
+    _ patches: [CountPatch], from source: IndexSnapshot, to target: IndexSnapshot
+  ) -> [CountPatch] {
+    patches.compactMap { patch in
+      guard let kind = CountKinds.columns.first(where: { $0.column == patch.column })?.kind,
+        let found = target.find(
+          source.ids(of: kind).string(at: Int(patch.document)), of: kind)
+      else { return nil }
+      return CountPatch(column: patch.column, document: found, value: patch.value)
+    }
+  }
+
+  /// This set with each segment's counts of `patches` (one list per segment) set.
+  ///
+  /// - Precondition: one list per segment.
+  func patchingCounts(_ patches: [[CountPatch]]) -> SegmentSet {
+    precondition(patches.count == segments.count, "count patches of each segment")
+    return SegmentSet(
+      segments: zip(segments, patches).map { $0.patchingCounts($1) }, documents: documents,
+      deletions: deletions)
   }
 
   /// This set with `segment` added last, and without the segments that hold no live

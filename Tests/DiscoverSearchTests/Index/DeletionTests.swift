@@ -115,6 +115,10 @@ struct DeletionTests {
     #expect(try index.search("quentin", in: .users).totalHits == 0)
     #expect(try index.search("vega", in: .users).totalHits == 0)
     #expect(try index.search("cruz", in: .users).totalHits == 1)
+    // A video's creator field holds its creator's names: the renamed user's videos were
+    // added again with the new ones.
+    #expect(try index.search("cruz", in: .videos).totalHits == 6)
+    #expect(try index.search("vega", in: .videos).totalHits == 0)
     // Cards name the creator's new version, and no deleted one.
     for result in found.results {
       guard case .video(let metadata) = result.metadata else { continue }
@@ -205,6 +209,55 @@ struct DeletionTests {
         }
       }
     }
+  }
+
+  /// Count changes after new segments set the counts in the segments holding the
+  /// documents instead of rebuilding: the index then ranks as one build of the documents
+  /// with their new counts.
+  @Test func countChangesKeepTheSegments() throws {
+    let (base, batches) = try SegmentWriterTests.batches(count: 2, seed: 12)
+    var (index, writer) = try Self.twoSegments(base: base, batch: batches[0])
+    let lineages = index.segments.segments.map(\.lineage)
+    var held = base + batches[0]
+    try writer.add(contentsOf: batches[1].prefix(20))
+    held += batches[1].prefix(20)
+    var random = SplitMix64(seed: 13)
+    // Counts of documents in both segments and in the unpublished batch.
+    for position in stride(from: 0, to: held.count, by: 7) {
+      guard let update = LiveIndexTests.countUpdate(for: held[position], random: &random)
+      else { continue }
+      try writer.updateCounts(update)
+      update.apply(to: &held[position])
+    }
+    try writer.publish()
+    let set = index.segments
+    #expect(set.segments.count == 3)
+    #expect(Array(set.segments.map(\.lineage).prefix(2)) == lineages)
+    let queries = Array(LiveIndexTests.queryWords(held).prefix(25)) + ["music video"]
+    try SegmentWriterTests.expectSameAnswers(
+      index, try DiscoverIndex.build(from: held), queries: queries)
+  }
+
+  /// Counts changed while a merge ran are set in its result too.
+  @Test func countChangesDuringAMergeCarryOver() throws {
+    let (base, batches) = try SegmentWriterTests.batches(count: 2, seed: 14)
+    let (index, writer) = try Self.twoSegments(base: base, batch: batches[0])
+    let set = index.segments
+    let inputs = set.segments
+    let merged = try writer.makeSegment(
+      of: writer.heldDocuments(of: inputs, deletions: set.deletions))
+    // A video of the first input gets new views while the merge runs.
+    let video = try #require(
+      (0..<inputs[0].partition(.video).documentCount).first { $0 > 0 })
+    let id = inputs[0].partition(.video).ids.string(at: video)
+    let later = set.patchingCounts([
+      [CountPatch(column: .videoViews, document: UInt32(video), value: 123_456_789)], [],
+    ])
+    let replaced = try #require(
+      later.replacing(inputs, with: merged, deletedAtStart: set.deletions))
+    #expect(replaced.segments.count == 1)
+    let found = try #require(replaced.segments[0].find(id, of: .video))
+    #expect(replaced.segments[0].videos.viewCounts[Int(found)] == 123_456_789)
   }
 
   /// The policy merges a segment on its own once its deleted share passes the allowance,
