@@ -186,17 +186,26 @@ struct DeletionTests {
       index, try DiscoverIndex.build(from: held), queries: queries)
   }
 
-  /// Documents deleted while a merge ran are deleted in its result too.
-  @Test func deletesDuringAMergeCarryOver() throws {
-    let (base, batches) = try SegmentWriterTests.batches(count: 2, seed: 9)
+  /// A merge of both segments of ``twoSegments(base:batch:)``, made as a merge job makes
+  /// it: the set it started from, and its result.
+  static func mergeOfTwoSegments(seed: UInt64) throws -> (
+    base: [Document], batch: [Document], set: SegmentSet, merged: IndexSnapshot
+  ) {
+    let (base, batches) = try SegmentWriterTests.batches(count: 2, seed: seed)
     let (index, writer) = try Self.twoSegments(base: base, batch: batches[0])
     let set = index.segments
+    let merged = try writer.makeSegment(
+      of: writer.heldDocuments(of: set.segments, deletions: set.deletions))
+    return (base, batches[0], set, merged)
+  }
+
+  /// Documents deleted while a merge ran are deleted in its result too.
+  @Test func deletesDuringAMergeCarryOver() throws {
+    let (base, batch, set, merged) = try Self.mergeOfTwoSegments(seed: 9)
     let inputs = set.segments
     let deletedAtStart = set.deletions
-    let merged = try writer.makeSegment(
-      of: writer.heldDocuments(of: inputs, deletions: deletedAtStart))
     // Two documents are deleted, one from each input, while the merge runs.
-    let gone = [base[3].id, batches[0][2].id]
+    let gone = [base[3].id, batch[2].id]
     let later = set.deleting(gone, documents: set.documents)
     let replaced = try #require(
       later.replacing(inputs, with: merged, deletedAtStart: deletedAtStart))
@@ -240,12 +249,8 @@ struct DeletionTests {
 
   /// Counts changed while a merge ran are set in its result too.
   @Test func countChangesDuringAMergeCarryOver() throws {
-    let (base, batches) = try SegmentWriterTests.batches(count: 2, seed: 14)
-    let (index, writer) = try Self.twoSegments(base: base, batch: batches[0])
-    let set = index.segments
+    let (_, _, set, merged) = try Self.mergeOfTwoSegments(seed: 14)
     let inputs = set.segments
-    let merged = try writer.makeSegment(
-      of: writer.heldDocuments(of: inputs, deletions: set.deletions))
     // A video of the first input gets new views while the merge runs.
     let video = try #require(
       (0..<inputs[0].partition(.video).documentCount).first { $0 > 0 })
