@@ -283,7 +283,9 @@ public struct IndexWriter {
   }
 
   /// Deletes the document with `id`, of any type. Visible at the next ``publish()``: it then
-  /// leaves hits, facet counts, completions and trending lists.
+  /// leaves hits, facet counts, completions and trending lists. A deleted user's videos stay;
+  /// their cards name no creator, and their text still holds the user's names until the
+  /// segments holding them merge.
   ///
   /// - Returns: Whether there was one (deleting an unknown id changes nothing).
   @discardableResult
