@@ -74,6 +74,25 @@ struct LiveWorkload {
       openMillis: Self.median(openMillis), firstCompletionMillis: Self.median(completionMillis))
   }
 
+  /// Milliseconds of ``commits`` rounds of updating `videos` (their titles marked with
+  /// `marker` and the round) then calling `finish` (a publish or a commit).
+  private static func timeUpdates(
+    of videos: some Collection<Video>, marking marker: String, with writer: inout IndexWriter,
+    finish: (inout IndexWriter) throws -> Void
+  ) throws -> [Double] {
+    var millis: [Double] = []
+    for round in 0..<commits {
+      let start = Measurement.now()
+      for var video in videos {
+        video.title += " \(marker) \(round)"
+        try writer.update(.video(video))
+      }
+      try finish(&writer)
+      millis.append(Double(Measurement.now() - start) / 1e6)
+    }
+    return millis
+  }
+
   /// Times a writer of the directory: publishes of new documents, commits of updated ones,
   /// count updates. The writer's first publish analyzes every document it read from the
   /// commit, so one untimed publish comes first.
@@ -103,16 +122,9 @@ struct LiveWorkload {
     let completionStart = Measurement.now()
     _ = try index.suggestions(forPrefix: firstPrefix, limit: 10)
     let completionAfterPublish = Double(Measurement.now() - completionStart) / 1e6
-    var publishUpdatedMillis: [Double] = []
-    for round in 0..<Self.commits {
-      let start = Measurement.now()
-      for var video in added.suffix(1_000) {
-        video.title += " republished \(round)"
-        try writer.update(.video(video))
-      }
-      try writer.publish()
-      publishUpdatedMillis.append(Double(Measurement.now() - start) / 1e6)
-    }
+    let publishUpdatedMillis = try Self.timeUpdates(
+      of: added.suffix(1_000), marking: "republished", with: &writer
+    ) { try $0.publish() }
     for number in 0..<Self.countUpdates {
       let video = added[number % added.count]
       try writer.updateCounts(CountUpdate(id: video.id, viewCount: number, likeCount: number / 3))
@@ -120,16 +132,9 @@ struct LiveWorkload {
     let segmentedCountStart = Measurement.now()
     try writer.publish()
     let countPublishSegmentedMillis = Double(Measurement.now() - segmentedCountStart) / 1e6
-    var commitMillis: [Double] = []
-    for round in 0..<Self.commits {
-      let start = Measurement.now()
-      for var video in added.prefix(1_000) {
-        video.title += " updated \(round)"
-        try writer.update(.video(video))
-      }
-      try writer.commit()
-      commitMillis.append(Double(Measurement.now() - start) / 1e6)
-    }
+    let commitMillis = try Self.timeUpdates(
+      of: added.prefix(1_000), marking: "updated", with: &writer
+    ) { try $0.commit() }
     let countStart = Measurement.now()
     for number in 0..<Self.countUpdates {
       let video = added[number % added.count]

@@ -86,12 +86,6 @@ struct SegmentDeletions: Sendable, Equatable {
     kinds[kind.index]?.contains(document) ?? false
   }
 
-  /// Whether document `document` of `type` is deleted.
-  @inline(__always)
-  func contains(_ document: UInt32, of type: SearchResultType) -> Bool {
-    kinds[type.index]?.contains(document) ?? false
-  }
-
   /// Marks the document of `kind` numbered `document` in `segment` deleted.
   mutating func insert(_ document: UInt32, of kind: DocumentKind, in segment: IndexSnapshot) {
     if kinds[kind.index] == nil {
@@ -114,15 +108,5 @@ final class DeletedMatchCache: Sendable {
     let computed = count()
     counts.withLock { $0[list] = computed }
     return computed
-  }
-}
-
-extension Hit {
-  /// Whether the hit may enter a page's hits: it ranks after the cursor `after` (if any) and
-  /// is not deleted.
-  @inline(__always)
-  func isWanted(after: RankKey?, typeIndex: UInt8, deleted: DeletedDocuments?) -> Bool {
-    (after?.precedes(self, typeIndex: typeIndex) ?? true)
-      && !(deleted?.contains(document) ?? false)
   }
 }

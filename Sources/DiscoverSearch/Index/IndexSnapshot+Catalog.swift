@@ -219,8 +219,8 @@ extension SegmentSet {
 
   /// ``IndexSnapshot/catalogEffect(at:)`` of the segment holding `position`.
   package func catalogEffect(at position: Int) -> CatalogEffect {
-    let (segment, local) = locateEffect(position)
-    return segment.catalogEffect(at: local)
+    let (segment, local) = effectPosition(of: position)
+    return segments[segment].catalogEffect(at: Int(local))
   }
 
   /// The id column of `type`'s documents at `position` and the position in it.
@@ -231,17 +231,10 @@ extension SegmentSet {
     case .hashtag: kind = .hashtag
     case .sound: kind = .sound
     case .effect:
-      let (segment, local) = locateEffect(position)
-      return (segment.effects.ids, local)
+      let (segment, local) = effectPosition(of: position)
+      return (segments[segment].effects.ids, Int(local))
     }
     let (segment, local) = locate(UInt32(position), of: kind)
     return (segment.partition(kind).ids, Int(local))
-  }
-
-  /// The segment holding effect `position` and its position there.
-  private func locateEffect(_ position: Int) -> (segment: IndexSnapshot, position: Int) {
-    guard segments.count > 1 else { return (segments[0], position) }
-    let segment = effectStarts.lastIndex { $0 <= position } ?? 0
-    return (segments[segment], position - Int(effectStarts[segment]))
   }
 }

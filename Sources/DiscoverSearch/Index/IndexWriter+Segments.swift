@@ -152,28 +152,28 @@ extension IndexWriter {
         if hasCountChangesSincePublish { set = set.patchingCounts(countPatches(in: set)) }
         // Back-pressure: merges fell behind.
         while set.segments.count > mergePolicy.maximumSegments,
-          let merge = mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes)
+          let job = MergeJob(writer: self, set: set)
         {
-          let inputs = merge.map { set.segments[$0] }
-          let deletedAtStart = merge.map { set.deletions[$0] }
-          let merged = try makeSegment(
-            of: heldDocuments(of: inputs, deletions: deletedAtStart),
-            beside: Self.segments(set.segments, without: inputs))
-          set = set.replacing(inputs, with: merged, deletedAtStart: deletedAtStart) ?? set
+          set =
+            set.replacing(job.inputs, with: try job.merged(), deletedAtStart: job.deletedAtStart)
+            ?? set
         }
-        unpublished = []
-        tombstones = []
-        touchedUnpublished = []
-        changedCounts = []
-        countChangedIDs = []
+        forgetPublishedChanges()
         return set
       }
     }
     let set = SegmentSet(try makeSnapshotWithDocuments())
+    forgetPublishedChanges()
+    return set
+  }
+
+  /// Forgets what the next publish was to apply, once a publish applied it.
+  private mutating func forgetPublishedChanges() {
     unpublished = []
     tombstones = []
     touchedUnpublished = []
-    return set
+    changedCounts = []
+    countChangedIDs = []
   }
 
   /// Per segment of `set`, the counts of the documents whose counts changed since the last
@@ -187,10 +187,7 @@ extension IndexWriter {
       let kind = document.kind
       let values = CountKinds.values(of: document)
       guard !values.isEmpty else { continue }
-      for (index, segment) in set.segments.enumerated() {
-        guard let found = segment.find(id, of: kind),
-          !set.deletions[index].contains(found, of: kind)
-        else { continue }
+      for (index, found) in set.liveLocations(of: id, as: kind) {
         for (column, value) in values {
           patches[index].append(CountPatch(column: column, document: found, value: value))
         }
@@ -289,26 +286,26 @@ extension IndexWriter {
     guard analysisIsCurrent else { return }
     let policy = mergePolicy
     guard policy.mergesInBackground else {
-      while let job = MergeJob(writer: self, target: target) {
-        guard job.run() else { return }
+      while let job = MergeJob(writer: self, set: target.segments) {
+        guard job.run(into: target) else { return }
       }
       return
     }
     guard target.merges.begin() else { return }
-    guard let job = MergeJob(writer: contextCopy(), target: target) else {
+    guard let job = MergeJob(writer: contextCopy(), set: target.segments) else {
       target.merges.end()
       return
     }
     DispatchQueue.global(qos: .utility).async {
       defer { target.merges.end() }
-      job.run()
+      job.run(into: target)
     }
   }
 }
 
-/// A merge running on a task of its own: the writer as it was when the merge started, the
-/// segments to merge with their deleted documents then, and the index to publish the
-/// result to.
+/// A merge: the writer as it was when the merge started, and the segments to merge with
+/// their deleted documents then. One runs on a task of its own, or within a publish when
+/// merges fall behind.
 private struct MergeJob: @unchecked Sendable {
   // SAFETY: `writer` is a copy the job only reads (`IndexWriter.contextCopy()`). Its
   // arrays and tables are copy-on-write (the term and id tables too), so the writer that
@@ -321,28 +318,29 @@ private struct MergeJob: @unchecked Sendable {
   let deletedAtStart: [SegmentDeletions]
   /// The segments published beside the inputs when the merge started.
   let others: [IndexSnapshot]
-  let target: DiscoverIndex
 
-  /// The merge `writer`'s policy picks for `target`'s segments; `nil` when none is due.
-  init?(writer: IndexWriter, target: DiscoverIndex) {
-    let set = target.segments
+  /// The merge `writer`'s policy picks for `set`; `nil` when none is due.
+  init?(writer: IndexWriter, set: SegmentSet) {
     guard
       let merge = writer.mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes)
     else { return nil }
     self.writer = writer
-    self.target = target
     inputs = merge.map { set.segments[$0] }
     deletedAtStart = merge.map { set.deletions[$0] }
     others = IndexWriter.segments(set.segments, without: inputs)
   }
 
-  /// Merges, and replaces the inputs if they are still published; returns whether it did.
+  /// The merged segment of the inputs' documents still held.
+  func merged() throws -> IndexSnapshot {
+    try writer.makeSegment(
+      of: writer.heldDocuments(of: inputs, deletions: deletedAtStart), beside: others)
+  }
+
+  /// Merges, and replaces the inputs in `target` if they are still published; returns
+  /// whether it did.
   @discardableResult
-  func run() -> Bool {
-    guard
-      let merged = try? writer.makeSegment(
-        of: writer.heldDocuments(of: inputs, deletions: deletedAtStart), beside: others)
-    else { return false }
+  func run(into target: DiscoverIndex) -> Bool {
+    guard let merged = try? merged() else { return false }
     return target.replaceSegments(inputs, with: merged, deletedAtStart: deletedAtStart)
   }
 }

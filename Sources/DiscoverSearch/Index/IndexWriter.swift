@@ -37,9 +37,10 @@ public struct IndexWriter {
   var analysisHasRemovals: Bool { retiredCount > 0 }
   /// How many analyzed documents were deleted or replaced since the last analysis.
   private var retiredCount = 0
-  /// The ids of documents deleted or replaced since the last publish: the next publish
-  /// deletes their published versions in the segments (``SegmentSet/deleting(_:documents:)``).
-  var tombstones: [String] = []
+  /// The ids of documents deleted or replaced since the last publish, with the kind of the
+  /// version analyzed: the next publish deletes their published versions in the segments
+  /// (``SegmentSet/deleting(_:documents:)``).
+  var tombstones: [(id: String, kind: DocumentKind)] = []
   /// The ids among ``unpublished`` deleted or replaced since they were added: the next
   /// publish keeps only their latest version, if they are still held.
   var touchedUnpublished: Set<String> = []
@@ -269,16 +270,19 @@ public struct IndexWriter {
   /// goes at the next publish.
   private mutating func retire(_ id: String) {
     var key = id
-    if let entry = key.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) {
+    if let entry = key.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }),
+      documentLocations[Int(entry)] != Self.retiredLocation
+    {
       let location = documentLocations[Int(entry)]
-      if location >> Self.locationNumberBits == UInt32(DocumentKind.video.index) {
+      let kind = DocumentKind.allCases[Int(location >> Self.locationNumberBits)]
+      if kind == .video {
         // A deleted video no longer counts toward its creator's videos.
         videoCreators[Int(location & ((1 << Self.locationNumberBits) - 1))] = UInt32.max
       }
       documentLocations[Int(entry)] = Self.retiredLocation
+      tombstones.append((id, kind))
     }
     retiredCount += 1
-    tombstones.append(id)
     touchedUnpublished.insert(id)
   }
 

@@ -166,41 +166,59 @@ final class SegmentSet: Sendable {
   /// Each segment's deleted documents.
   var deletedSizes: [Int] { deletions.map(\.count) }
 
-  /// This set with the published documents of `ids` deleted, wherever they are; ids of
-  /// no document here are left out.
+  /// This set with the published documents of `ids` (each with its kind) deleted,
+  /// wherever they are; ids of no live document here are left out.
   ///
-  /// - Complexity: O(d · s) for d ids and s segments, after each segment's id tables are
-  ///   built on first use (O(n) in its ids).
-  func deleting(_ ids: some Sequence<String>, documents: DocumentSlot) -> SegmentSet {
+  /// - Complexity: O(d · s) for d ids and s segments, after each segment's id table of a
+  ///   kind is built on first use (O(n) in its ids).
+  func deleting(_ ids: [(id: String, kind: DocumentKind)], documents: DocumentSlot)
+    -> SegmentSet
+  {
     var deletions = self.deletions
-    for id in ids {
-      for (index, segment) in segments.enumerated() {
-        for kind in DocumentKind.allCases {
-          guard let found = segment.find(id, of: kind),
-            !deletions[index].contains(found, of: kind)
-          else { continue }
-          deletions[index].insert(found, of: kind, in: segment)
-        }
+    for (id, kind) in ids {
+      for (index, document) in liveLocations(of: id, as: kind) {
+        deletions[index].insert(document, of: kind, in: segments[index])
       }
     }
     return SegmentSet(segments: segments, documents: documents, deletions: deletions)
+  }
+
+  /// The segments holding a live document of `kind` with `id`, by index, with its number
+  /// there: at most one, unless a delete since the last publish is still to be applied.
+  ///
+  /// - Complexity: O(s) expected for s segments, after each segment's id table of `kind`
+  ///   is built on first use (O(n) in its ids).
+  func liveLocations(of id: String, as kind: DocumentKind) -> [(segment: Int, document: UInt32)] {
+    segments.indices.compactMap { index in
+      guard let found = segments[index].find(id, of: kind),
+        !deletions[index].contains(found, of: kind)
+      else { return nil }
+      return (index, found)
+    }
   }
 
   /// Whether the document of `kind` at `position` of the set's numbering (effects are
   /// numbered as ``effectStarts`` says) is deleted.
   func isDeleted(_ position: Int, of kind: DocumentKind) -> Bool {
     guard deletedCount > 0 else { return false }
-    if let type = kind.searchResultType { return isDeleted(UInt32(position), of: type) }
-    let segment = effectStarts.lastIndex { $0 <= position } ?? 0
-    return deletions[segment].contains(UInt32(position) - effectStarts[segment], of: .effect)
+    let (index, local) =
+      kind.searchResultType.map { self.position(of: UInt32(position), of: $0) }
+      ?? effectPosition(of: position)
+    return deletions[index].contains(local, of: kind)
   }
 
   /// Whether document `document` of `type`, in the set's numbering, is deleted.
   @inline(__always)
   func isDeleted(_ document: UInt32, of type: SearchResultType) -> Bool {
-    guard deletedCount > 0 else { return false }
-    let (index, local) = position(of: document, of: type)
-    return deletions[index].contains(local, of: type)
+    isDeleted(Int(document), of: DocumentKind(type))
+  }
+
+  /// The index of the segment holding effect `position` of the set's numbering, and the
+  /// effect's number there.
+  func effectPosition(of position: Int) -> (segment: Int, document: UInt32) {
+    guard segments.count > 1 else { return (0, UInt32(position)) }
+    let segment = effectStarts.lastIndex { $0 <= position } ?? 0
+    return (segment, UInt32(position) - effectStarts[segment])
   }
 
   /// The segments merged into one, built from their documents: what a save writes.
@@ -419,15 +437,9 @@ struct ReferenceResolver {
   /// - Complexity: O(s) expected for s segments, after each segment's table of that kind
   ///   is built on first use (O(n) in its ids).
   func resolve(_ id: String, as kind: UnresolvedReference.Kind) -> (IndexSnapshot, Int)? {
-    let kind = kind.documentKind
-    for (index, segment) in segments.segments.enumerated() {
-      if let found = segment.find(id, of: kind),
-        !segments.deletions[index].contains(found, of: kind)
-      {
-        return (segment, Int(found))
-      }
+    segments.liveLocations(of: id, as: kind.documentKind).first.map {
+      (segments.segments[$0.segment], Int($0.document))
     }
-    return nil
   }
 }
 

@@ -148,3 +148,13 @@ extension RankKey {
     return key
   }
 }
+
+extension Hit {
+  /// Whether the hit may enter a page's hits: it ranks after the cursor `after` (if any) and
+  /// is not deleted.
+  @inline(__always)
+  func isWanted(after: RankKey?, typeIndex: UInt8, deleted: DeletedDocuments?) -> Bool {
+    (after?.precedes(self, typeIndex: typeIndex) ?? true)
+      && !(deleted?.contains(document) ?? false)
+  }
+}

@@ -205,18 +205,15 @@ struct DeletionTests {
     let inputs = set.segments
     let deletedAtStart = set.deletions
     // Two documents are deleted, one from each input, while the merge runs.
-    let gone = [base[3].id, batch[2].id]
+    let gone = [base[3], batch[2]].map { (id: $0.id, kind: $0.kind) }
     let later = set.deleting(gone, documents: set.documents)
     let replaced = try #require(
       later.replacing(inputs, with: merged, deletedAtStart: deletedAtStart))
     #expect(replaced.segments.count == 1)
     #expect(replaced.deletedCount == 2)
-    for id in gone {
-      for kind in DocumentKind.allCases {
-        if let found = merged.find(id, of: kind) {
-          #expect(replaced.deletions[0].contains(found, of: kind))
-        }
-      }
+    for (id, kind) in gone {
+      let found = try #require(merged.find(id, of: kind))
+      #expect(replaced.deletions[0].contains(found, of: kind))
     }
   }
 
