@@ -220,8 +220,6 @@ struct BenchmarkReport {
       writer.endObject()
     }
     if let live {
-      // The contract's deleted-document ratio has nothing to compare (a delete rebuilds
-      // the index into one segment) and is left out, not faked.
       writer.key("live")
       writer.beginObject()
       writer.field("openMillis", live.openMillis)

@@ -8,9 +8,10 @@ import Foundation
 /// taking 100,000 count updates and publishing them (of the 5,000 videos it added, then of
 /// 100,000 distinct videos).
 ///
-/// Publishes of new documents add a segment of them; commits and updates rebuild one
-/// segment. The tiered ratios come from ``TieredWorkload``; the deleted-document ratio is
-/// left out, not faked: a delete rebuilds the index, so no segment holds deleted documents.
+/// Publishes of new documents add a segment of them; updates mark the old versions deleted
+/// in their segments; a commit writes the segments published since and, beside the others,
+/// their deleted documents and changed counts. The tiered and deleted-document ratios come
+/// from ``TieredWorkload``.
 struct LiveWorkload {
   /// Fresh opens timed; the median is reported.
   static let opens = 5
@@ -94,12 +95,12 @@ struct LiveWorkload {
   }
 
   /// Times a writer of the directory: publishes of new documents, commits of updated ones,
-  /// count updates. The writer's first publish analyzes every document it read from the
-  /// commit, so one untimed publish comes first.
+  /// count updates. The writer's first commit analyzes every document it read from the
+  /// directory and writes them as one segment, so one untimed commit comes first.
   private func measureChanges(openMillis: Double, firstCompletionMillis: Double) throws -> Result {
     let index = try DiscoverIndex.open(at: directory)
     var writer = try index.makeWriter()
-    try writer.publish()
+    try writer.commit()
     var publishMillis: [Double] = []
     var added: [Video] = []
     for batch in 0..<Self.publishes {

@@ -19,19 +19,35 @@ struct ChangeCommand {
     let index = try Self.index(in: directory, creating: options.change.createsIndex)
     var writer = try Self.writer(of: index, in: directory)
     let before = writer.documentCount
+    let generationBefore = index.statistics.generation
     let summary: String
     switch options.change {
-    case .add(let corpusPath, let skipsBadLines):
-      summary = try add(corpusPath, skipsBadLines: skipsBadLines, to: &writer, console: console)
+    case .add(let corpusPath, let skipsBadLines, let commitEvery):
+      summary = try add(
+        corpusPath, skipsBadLines: skipsBadLines, commitEvery: commitEvery, to: &writer,
+        directory: directory, console: console)
     case .delete(let ids):
       summary = delete(ids, from: &writer, console: console)
     case .counts(let countsPath):
       summary = try updateCounts(from: countsPath, in: &writer)
     }
-    guard writer.hasUncommittedChanges else {
+    // `--commit-every` may have committed everything already.
+    guard writer.hasUncommittedChanges || index.statistics.generation != generationBefore else {
       console.output.write("\(summary) in \(directory): nothing to commit\n")
       return
     }
+    if writer.hasUncommittedChanges { try Self.commit(&writer, to: directory) }
+    let generation = ", generation \(index.statistics.generation)"
+    console.output.write(
+      "\(summary) in \(directory): \(TextFormatting.counted(before, "document")) before, "
+        + "\(TextFormatting.counted(writer.documentCount, "document")) now\(generation) "
+        + "(\(TextFormatting.seconds(start.duration(to: clock.now))))\n")
+  }
+
+  /// Commits `writer`'s changes to the index in `directory`.
+  private static func commit(_ writer: inout IndexWriter, to directory: String)
+    throws(CommandError)
+  {
     do {
       try writer.commit()
     } catch {
@@ -42,11 +58,6 @@ struct ChangeCommand {
         ],
         code: CommandError.Code(of: error))
     }
-    let generation = ", generation \(index.statistics.generation)"
-    console.output.write(
-      "\(summary) in \(directory): \(TextFormatting.counted(before, "document")) before, "
-        + "\(TextFormatting.counted(writer.documentCount, "document")) now\(generation) "
-        + "(\(TextFormatting.seconds(start.duration(to: clock.now))))\n")
   }
 
   /// The index in `directory`; with `creating`, a directory without an index gets an empty
@@ -95,9 +106,11 @@ struct ChangeCommand {
     } ?? false
   }
 
-  /// Adds or replaces the corpus's documents.
+  /// Adds or replaces the corpus's documents, committing after each `commitEvery` of them
+  /// when given.
   private func add(
-    _ corpusPath: String, skipsBadLines: Bool, to writer: inout IndexWriter, console: Console
+    _ corpusPath: String, skipsBadLines: Bool, commitEvery: Int?, to writer: inout IndexWriter,
+    directory: String, console: Console
   ) throws(CommandError) -> String {
     try FileChecks.requireFile(corpusPath, role: "corpus file")
     var added = 0
@@ -108,12 +121,23 @@ struct ChangeCommand {
         at: URL(fileURLWithPath: corpusPath), policy: skipsBadLines ? .skip : .stop
       ) { document in
         if try writer.update(document) { replaced += 1 } else { added += 1 }
+        if let commitEvery, (added + replaced) % commitEvery == 0 {
+          try Self.commit(&writer, to: directory)
+        }
       }
+    } catch let error as CommandError {
+      throw error
     } catch let error as SearchError where error.code == .invalidDocument {
+      let committed =
+        commitEvery.map { (added + replaced) / $0 * $0 }.flatMap { $0 > 0 ? $0 : nil }
       throw CommandError.failure(
         TextFormatting.removingAdvice(
           " Fix the line, or load with the skip policy", from: error.message
-        ).trimmingCharacters(in: CharacterSet(charactersIn: ". ")) + "; nothing was changed",
+        ).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+          + (committed.map {
+            "; the first \(TextFormatting.counted($0, "document")) were committed"
+          }
+            ?? "; nothing was changed"),
         hints: ["Fix the line, or add --skip-bad-lines to skip bad lines and add the rest."],
         code: CommandError.Code(error.code))
     } catch let error as SearchError {
@@ -182,7 +206,7 @@ struct ChangeCommand {
 /// `discover add`, `delete` and `counts` settings.
 struct ChangeOptions: Equatable, Sendable {
   enum Change: Equatable, Sendable {
-    case add(corpusPath: String, skipsBadLines: Bool)
+    case add(corpusPath: String, skipsBadLines: Bool, commitEvery: Int? = nil)
     case delete(ids: [String])
     case counts(countsPath: String)
 
@@ -210,7 +234,9 @@ struct ChangeOptions: Equatable, Sendable {
     case "add":
       let path = try reader.positional(named: "CORPUS.jsonl", purpose: "the documents to add")
       try reader.rejectExtraPositionals()
-      change = .add(corpusPath: path, skipsBadLines: reader.parsed.contains("--skip-bad-lines"))
+      change = .add(
+        corpusPath: path, skipsBadLines: reader.parsed.contains("--skip-bad-lines"),
+        commitEvery: try Self.commitEvery(reader))
     case "delete":
       let ids = reader.parsed.positionals
       guard !ids.isEmpty else {
@@ -227,5 +253,16 @@ struct ChangeOptions: Equatable, Sendable {
       change = .counts(countsPath: path)
     }
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
+  }
+
+  /// The `--commit-every` value of `discover add`, if given: a whole number from 1 up.
+  private static func commitEvery(_ reader: ArgumentReader) throws(CommandError) -> Int? {
+    guard let text = reader.parsed.values["--commit-every"] else { return nil }
+    guard let count = Int(text), count >= 1 else {
+      throw CommandError.usage(
+        "--commit-every must be a whole number of documents from 1 up, got '\(text)'",
+        command: reader.command)
+    }
+    return count
   }
 }

@@ -234,19 +234,22 @@ extension CommandSpec {
   static let add = CommandSpec(
     name: "add",
     summary: "Add documents to a saved index, or replace those with the same ids.",
-    usage: ["add CORPUS.jsonl --index DIR [--skip-bad-lines]"],
+    usage: ["add CORPUS.jsonl --index DIR [--skip-bad-lines] [--commit-every N]"],
     discussion: """
       Reads CORPUS.jsonl (the format of discover index) and adds each document to the index
       in DIR, replacing the document that has its id, of any type; then commits the result
       as the index's next generation. DIR without an index gets a new one. A bad line stops
       the command with its line number and nothing is committed; with --skip-bad-lines bad
-      lines are counted and listed, and the rest are added. Searches of processes that have
-      the index open see the change after their next refresh. The whole index is rebuilt
-      from its documents, so the time grows with the index, not with the change.
+      lines are counted and listed, and the rest are added. With --commit-every N, a commit
+      follows every N documents, each adding a segment (a bad line then stops after the
+      batches before it were committed). Searches of processes that have the index open see
+      the change after their next refresh. The first commit analyzes every document of the
+      index again and writes them as one segment, so its time grows with the index.
       """,
     options: [
       .value("--index", "DIR", "The index directory, as written by discover index."),
       .flag("--skip-bad-lines", "Skip and count bad lines instead of stopping at the first."),
+      .value("--commit-every", "N", "Commit after every N documents, not once at the end."),
     ])
 
   /// `discover delete ID... --index DIR`.

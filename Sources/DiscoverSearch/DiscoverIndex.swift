@@ -59,7 +59,8 @@ public final class DiscoverIndex: Sendable {
   /// For an index opened from or saved to a directory, the writer holds the directory's lock
   /// until it is gone (one writer per directory, in any process), starts from the newest
   /// commit there (picked up first, as ``refreshIfChanged()`` does) and reads that commit's
-  /// documents file. Files that killed writers left in the directory are removed first.
+  /// documents files, less the deleted documents and with the counts set since. Files that
+  /// killed writers left in the directory are removed first.
   ///
   /// - Throws: ``SearchError/Code/indexLocked`` when another writer holds the directory;
   ///   ``SearchError/Code/invalidArgument`` for an index saved by an earlier version without

@@ -16,6 +16,17 @@ struct DeletedDocuments: Sendable, Equatable {
     words = [UInt64](repeating: 0, count: max(1, (documentCount + 63) / 64))
   }
 
+  /// The documents of `words`, a segment's `documentCount` of them; `nil` when a bit past
+  /// the last document is set or the words are not as many as the documents need.
+  init?(words: [UInt64], documentCount: Int) {
+    guard words.count == max(1, (documentCount + 63) / 64) else { return nil }
+    let spare = words.count * 64 - documentCount
+    if spare > 0, spare < 64, words[words.count - 1] >> UInt64(64 - spare) != 0 { return nil }
+    if documentCount == 0, words[0] != 0 { return nil }
+    self.words = words
+    count = words.reduce(0) { $0 + $1.nonzeroBitCount }
+  }
+
   /// Whether document `document` is deleted.
   @inline(__always)
   func contains(_ document: UInt32) -> Bool {
@@ -35,6 +46,19 @@ struct DeletedDocuments: Sendable, Equatable {
     words[word] |= bit
     count += 1
     return true
+  }
+
+  /// The documents either holds; of the longer one's size.
+  func union(_ other: DeletedDocuments) -> DeletedDocuments {
+    var result = words.count >= other.words.count ? self : other
+    let shorter = words.count >= other.words.count ? other : self
+    var count = 0
+    for index in 0..<result.words.count {
+      if index < shorter.words.count { result.words[index] |= shorter.words[index] }
+      count += result.words[index].nonzeroBitCount
+    }
+    result.count = count
+    return result
   }
 
   /// The first deleted document at or after `document`, if any.
@@ -84,6 +108,22 @@ struct SegmentDeletions: Sendable, Equatable {
   @inline(__always)
   func contains(_ document: UInt32, of kind: DocumentKind) -> Bool {
     kinds[kind.index]?.contains(document) ?? false
+  }
+
+  /// The documents either holds.
+  func union(_ other: SegmentDeletions) -> SegmentDeletions {
+    guard other.count > 0 else { return self }
+    guard count > 0 else { return other }
+    var result = self
+    for (index, marks) in other.kinds.enumerated() {
+      guard let marks else { continue }
+      if let mine = result.kinds[index] {
+        result.kinds[index] = mine.union(marks)
+      } else {
+        result.kinds[index] = marks
+      }
+    }
+    return result
   }
 
   /// Marks the document of `kind` numbered `document` in `segment` deleted.

@@ -111,33 +111,51 @@ struct DocumentStoreBuilder {
   /// - Throws: ``SearchError/Code/corruptIndex`` when a record is not a document or repeats an
   ///   id (the records come from a file a commit wrote and a checksum vouched for).
   init(_ documents: StoredDocuments) throws {
-    sealed = documents.chunks
-    byteCount = documents.byteCount
-    records.reserveCapacity(documents.count)
-    ids.reserveCapacity(documents.count)
-    for index in 0..<documents.count {
-      let record = documents.records[index]
-      let document = try documents.withRecord(index) { bytes in
-        do throws(RecordDamage) { return try DocumentRecord.decode(bytes) } catch {
+    try self.init(parts: [documents]) { _, _ in true }
+  }
+
+  /// A store holding the documents of `parts` that `keep` keeps (given the part's index and
+  /// the document), in order, each record under the id it holds.
+  ///
+  /// - Throws: ``SearchError/Code/corruptIndex`` when a record is not a document or a kept
+  ///   one repeats an id.
+  init(parts: [StoredDocuments], keep: (Int, Document) throws -> Bool) throws {
+    let total = parts.reduce(0) { $0 + $1.count }
+    records.reserveCapacity(total)
+    ids.reserveCapacity(total)
+    for (part, documents) in parts.enumerated() {
+      let chunkBase = UInt32(sealed.count)
+      sealed += documents.chunks
+      byteCount += documents.byteCount
+      for index in 0..<documents.count {
+        var record = documents.records[index]
+        record.chunk += chunkBase
+        let document = try documents.withRecord(index) { bytes in
+          do throws(RecordDamage) { return try DocumentRecord.decode(bytes) } catch {
+            throw SearchError(
+              .corruptIndex,
+              "stored document \(index + 1) is damaged (\(error.reason)); rebuild the index with `discover index`"
+            )
+          }
+        }
+        guard try keep(part, document) else {
+          forgottenBytes += DocumentFile.framedSize(of: Int(record.length))
+          continue
+        }
+        var id = document.id
+        let (entry, isNew) = id.withUTF8 { ids.intern(UnsafeRawBufferPointer($0)) }
+        guard isNew else {
           throw SearchError(
             .corruptIndex,
-            "stored document \(index + 1) is damaged (\(error.reason)); rebuild the index with `discover index`"
+            "stored documents repeat the id \"\(document.id)\"; rebuild the index with `discover index`"
           )
         }
+        assert(Int(entry) == records.count)
+        records.append(record)
+        kinds.append(UInt8(document.kind.index))
       }
-      var id = document.id
-      let (entry, isNew) = id.withUTF8 { ids.intern(UnsafeRawBufferPointer($0)) }
-      guard isNew else {
-        throw SearchError(
-          .corruptIndex,
-          "stored documents repeat the id \"\(document.id)\"; rebuild the index with `discover index`"
-        )
-      }
-      assert(Int(entry) == records.count)
-      records.append(record)
-      kinds.append(UInt8(document.kind.index))
     }
-    count = documents.count
+    count = records.count
     open.reserveCapacity(Self.chunkSize)
   }
 

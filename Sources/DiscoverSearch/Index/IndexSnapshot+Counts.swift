@@ -81,17 +81,60 @@ extension IndexSnapshot {
   func patchingCounts(_ patches: [CountPatch]) -> IndexSnapshot {
     guard !patches.isEmpty else { return self }
     var columns = CountColumns()
-    for (column, _) in CountKinds.columns {
+    var changed = SegmentDeletions.none
+    for (column, kind) in CountKinds.columns {
       let wanted = patches.filter { $0.column == column }
       guard !wanted.isEmpty else { continue }
       let current = countColumn(column)
       var values = (0..<current.count).map { current[$0] }
       for patch in wanted where Int(patch.document) < values.count {
         values[Int(patch.document)] = patch.value
+        changed.insert(patch.document, of: kind, in: self)
       }
       columns[column] = IntegerColumn(values)
     }
-    return replacingCounts(columns)
+    return replacingCounts(columns, changed: changed)
+  }
+
+  /// The current counts of the documents whose counts changed since the build
+  /// (``changedCounts``), as patches: what a commit writes beside the segment's file.
+  var changedCountPatches: [CountPatch] {
+    var patches: [CountPatch] = []
+    for (column, kind) in CountKinds.columns {
+      guard let changed = changedCounts.kinds[kind.index] else { continue }
+      let values = countColumn(column)
+      for document in changed.documents where Int(document) < values.count {
+        patches.append(CountPatch(column: column, document: document, value: values[Int(document)]))
+      }
+    }
+    return patches
+  }
+
+  /// The counts of the documents whose counts changed since the build (``changedCounts``),
+  /// as updates by id, but for the documents `deleted` holds: what a writer's documents
+  /// take from a segment opened with a counts file.
+  func changedCountUpdates(skipping deleted: SegmentDeletions) -> [CountUpdate] {
+    var updates: [CountUpdate] = []
+    for kind in [DocumentKind.video, .user, .hashtag, .sound] {
+      guard let changed = changedCounts.kinds[kind.index] else { continue }
+      let ids = self.ids(of: kind)
+      for document in changed.documents where !deleted.contains(document, of: kind) {
+        let index = Int(document)
+        var update = CountUpdate(id: ids.string(at: index))
+        switch kind {
+        case .video:
+          update.viewCount = videos.viewCounts[index]
+          update.likeCount = videos.likeCounts[index]
+        case .user: update.followerCount = users.followerCounts[index]
+        case .hashtag:
+          update.viewCount = hashtags.viewCounts[index]
+          update.videoCount = hashtags.videoCounts[index]
+        default: update.videoCount = sounds.videoCounts[index]
+        }
+        updates.append(update)
+      }
+    }
+    return updates
   }
 
   /// The counts that differ from those of `earlier`, an earlier version of this segment
@@ -121,8 +164,11 @@ extension IndexSnapshot {
   /// the next full build orders them again. Lucene's updatable doc values likewise change
   /// values without re-indexing, and leave the index sort to merges.
   ///
-  /// - Complexity: O(1) but for the phrase weights; the columns were built by the caller.
-  func replacingCounts(_ columns: CountColumns) -> IndexSnapshot {
+  /// - Parameter changed: The documents whose counts `columns` changes, added to
+  ///   ``changedCounts``.
+  /// - Complexity: O(1) but for the phrase weights and the marks of `changed`; the columns
+  ///   were built by the caller.
+  func replacingCounts(_ columns: CountColumns, changed: SegmentDeletions) -> IndexSnapshot {
     let videos = VideoColumns(
       viewCounts: columns.videoViews ?? self.videos.viewCounts,
       likeCounts: columns.videoLikes ?? self.videos.likeCounts,
@@ -143,7 +189,8 @@ extension IndexSnapshot {
     let snapshot = IndexSnapshot(
       configuration: configuration, terms: terms, partitions: partitions, videos: videos,
       users: users, hashtags: hashtags, sounds: sounds, effects: effects, lineage: lineage,
-      idTables: idTables)
+      idTables: idTables, documents: documents,
+      changedCounts: changedCounts.union(changed))
     exactNames.share(with: snapshot.exactNames)
     // The lexicon weighs terms by their documents, which counts do not change.
     let (lexicon, phrases) = suggestionCache.parts

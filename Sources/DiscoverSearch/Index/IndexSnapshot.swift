@@ -198,6 +198,8 @@ struct EffectColumns: Sendable {
 /// (Lucene's `SearcherManager`, Tantivy's `Searcher`).
 /// The last lineage given to a snapshot (``IndexSnapshot/lineage``).
 private let snapshotLineages = Atomic<UInt64>(0)
+/// The last version given to a snapshot (``IndexSnapshot/version``).
+private let snapshotVersions = Atomic<UInt64>(0)
 
 final class IndexSnapshot: Sendable {
   let configuration: IndexConfiguration
@@ -217,8 +219,10 @@ final class IndexSnapshot: Sendable {
   /// Which exact name matches each type can have, built on first use by a Top tab or one-term
   /// search (or by `prepareSuggestions()`).
   let exactNames = ExactNameFilterCache()
-  /// The documents this snapshot was built from, which a writer of the index starts from.
-  let documents = DocumentSlot()
+  /// The documents this snapshot was built from, which a writer of the index starts from;
+  /// shared with the snapshots that replace its counts, whose counts differ from the
+  /// documents' where ``changedCounts`` says.
+  let documents: DocumentSlot
   /// Its documents' ids by kind, for references from other segments and for deletes and
   /// count changes by id, built on first use (``ReferenceResolver``); shared with the
   /// snapshots that replace its counts.
@@ -227,14 +231,23 @@ final class IndexSnapshot: Sendable {
   /// (``replacingCounts(_:)``) keeps its source's lineage, so that a merge of the source
   /// still finds it among the published segments. Unique to each build.
   let lineage: UInt64
+  /// Unique to each snapshot object: a commit tells by it whether a segment's counts
+  /// changed since it last wrote them.
+  let version = snapshotVersions.add(1, ordering: .relaxed).newValue
+  /// The documents whose counts were set since the build (``patchingCounts(_:)``), per
+  /// kind: what a commit writes beside an unchanged segment file so that the counts last.
+  let changedCounts: SegmentDeletions
 
   init(
     configuration: IndexConfiguration, terms: ByteStringTable, partitions: [TypePartition],
     videos: VideoColumns, users: UserColumns, hashtags: HashtagColumns, sounds: SoundColumns,
-    effects: EffectColumns, lineage: UInt64? = nil, idTables: IDTables? = nil
+    effects: EffectColumns, lineage: UInt64? = nil, idTables: IDTables? = nil,
+    documents: DocumentSlot? = nil, changedCounts: SegmentDeletions = .none
   ) {
     self.lineage = lineage ?? snapshotLineages.add(1, ordering: .relaxed).newValue
     self.idTables = idTables ?? IDTables()
+    self.documents = documents ?? DocumentSlot()
+    self.changedCounts = changedCounts
     self.configuration = configuration
     self.terms = terms
     self.partitions = partitions

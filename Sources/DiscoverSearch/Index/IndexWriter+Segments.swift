@@ -86,7 +86,9 @@ extension IndexWriter {
     }
     segment.segmentContext = context
     segment.prepareSegmentSplits()
-    return try segment.makeSnapshot()
+    let snapshot = try segment.makeSnapshot()
+    snapshot.documents.value = .memory(segment.store.published())
+    return snapshot
   }
 
   /// How many of the videos held name each user of `ids` as their creator.

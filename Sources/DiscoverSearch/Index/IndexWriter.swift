@@ -706,26 +706,45 @@ public struct IndexWriter {
   }
 
   /// Makes every change so far durable and visible: for an index opened from or saved to a
-  /// directory, commits a new generation there (see ``DiscoverIndex/save(to:)``), then
-  /// publishes it; for an index only in memory, publishes.
+  /// directory, commits a new generation there, then publishes it; for an index only in
+  /// memory, publishes.
+  ///
+  /// A commit writes what changed since the last one (see the IndexFormat article): the
+  /// segments published since, with their documents, and beside the segments it keeps, their
+  /// deleted documents and changed counts when those changed. Segments merged since the
+  /// last commit are written whole.
   ///
   /// - Throws: The errors of ``publish()``; ``SearchError/Code/io`` when the directory
   ///   cannot be written, and then the last commit and the searches' state are unchanged,
-  ///   and the writer still holds the changes.
-  /// - Complexity: as ``publish()``, plus writing the index.
+  ///   and the writer still holds the changes (its next publish or commit builds one segment
+  ///   of everything).
+  /// - Complexity: as ``publish()``, plus writing what changed.
   public mutating func commit() throws {
     guard let target else { throw Self.noIndex }
-    let snapshot = try makeSnapshotWithDocuments()
+    let set = try makeSegmentSet(publishingTo: target)
     if let directoryLock {
-      let manifest = try IndexDirectory.commit(
-        snapshot, to: directoryLock.directory, lock: directoryLock)
+      let directory = directoryLock.directory
+      let source = target.source.withLock { $0 }
+      let committed = source?.directory == directory ? source?.committed ?? [:] : [:]
+      let written: (manifest: IndexManifest, segments: [UInt64: CommittedSegment])
+      do {
+        written = try IndexDirectory.commit(
+          set, to: directory, lock: directoryLock, reusing: committed, releasingDocuments: true)
+      } catch {
+        // What the set held is no longer tracked as unpublished: build everything next.
+        unpublished = nil
+        countBase = nil
+        throw error
+      }
       target.source.withLock {
-        $0 = IndexSource(directory: directoryLock.directory, generation: manifest.generation)
+        $0 = IndexSource(
+          directory: directory, generation: written.manifest.generation,
+          verification: source?.verification ?? .standard, committed: written.segments)
       }
     }
-    target.publish(snapshot)
+    target.publish(set)
     hasUncommittedChanges = false
-    unpublished = []
+    startMerges(in: target)
   }
 
   private static let noIndex = SearchError(
@@ -748,7 +767,8 @@ public struct IndexWriter {
     let snapshot: IndexSnapshot
     if let base = countBase, analysisIsCurrent {
       store.applyCountUpdates()
-      snapshot = base.snapshot.replacingCounts(countColumns(in: base.orders))
+      snapshot = base.snapshot.replacingCounts(
+        countColumns(in: base.orders), changed: countChangedDocuments(in: base))
       countBase = (snapshot, base.orders)
     } else {
       try analyzeIfNeeded()
@@ -761,6 +781,32 @@ public struct IndexWriter {
     countChangedIDs = []
     snapshot.documents.value = .memory(store.published())
     return snapshot
+  }
+
+  /// The documents of `base`, the last build, whose counts changed since.
+  ///
+  /// - Complexity: O(c) for c count changes.
+  private func countChangedDocuments(
+    in base: (snapshot: IndexSnapshot, orders: [DocumentOrder])
+  ) -> SegmentDeletions {
+    var changed = SegmentDeletions.none
+    for id in countChangedIDs {
+      var id = id
+      guard let entry = id.withUTF8({ documentIDs.find(UnsafeRawBufferPointer($0)) }) else {
+        continue
+      }
+      let location = documentLocations[Int(entry)]
+      let kindIndex = Int(location >> Self.locationNumberBits)
+      guard kindIndex < DocumentKind.allCases.count,
+        let type = DocumentKind.allCases[kindIndex].searchResultType
+      else { continue }
+      let number = Int(location & ((1 << Self.locationNumberBits) - 1))
+      let ranks = base.orders[type.index].rank
+      if number < ranks.count {
+        changed.insert(ranks[number], of: DocumentKind.allCases[kindIndex], in: base.snapshot)
+      }
+    }
+    return changed
   }
 
   /// The count columns that changed since ``countBase``, in the snapshot order `orders`.

@@ -244,7 +244,31 @@ final class SegmentSet: Sendable {
   /// - Throws: The errors of ``DocumentSlot/load()``; ``SearchError/Code/corruptIndex`` when
   ///   the documents do not match the segments.
   func storedDocuments() throws -> DocumentStoreBuilder {
-    try documents.store(holding: liveCount)
+    guard case .segments = documents.value else { return try documents.store(holding: liveCount) }
+    var store = try DocumentStoreBuilder(parts: try segments.map { try $0.documents.load() }) {
+      part, document in
+      guard deletions[part].count > 0 else { return true }
+      guard let found = segments[part].find(document.id, of: document.kind) else {
+        throw SearchError(
+          .corruptIndex,
+          "the documents of segment \(part + 1) name \"\(document.id)\", which the segment does not hold; rebuild the index with `discover index`"
+        )
+      }
+      return !deletions[part].contains(found, of: document.kind)
+    }
+    for (segment, deleted) in zip(segments, deletions) {
+      for update in segment.changedCountUpdates(skipping: deleted) {
+        try store.updateCounts(update)
+      }
+    }
+    store.applyCountUpdates()
+    guard store.count == liveCount else {
+      throw SearchError(
+        .corruptIndex,
+        "the index's documents files hold \(store.count) live documents and its segments \(liveCount); rebuild the index with `discover index`"
+      )
+    }
+    return store
   }
 
   var configuration: IndexConfiguration { segments[0].configuration }

@@ -12,6 +12,9 @@ enum DocumentSource: Sendable {
   /// An index from a version that did not keep its documents: it can be searched, not
   /// changed.
   case unavailable
+  /// The documents of a segment set opened from a directory: each segment's own, less the
+  /// deleted ones, with the counts set since (``SegmentSet/storedDocuments()``).
+  case segments
 }
 
 /// The documents of a published state, set once it is built or opened.
@@ -47,7 +50,7 @@ final class DocumentSlot: Sendable {
     switch value {
     case .memory(let documents): return documents
     case .file(let file): return try file.read()
-    case .unavailable:
+    case .unavailable, .segments:
       throw SearchError(
         .invalidArgument,
         "this index was saved by an earlier version, without its documents, so it cannot be changed; rebuild it with `discover index`"

@@ -9,54 +9,87 @@ import Synchronization
 ///
 /// Stored as a small text file, `manifest-<generation>`, line by line:
 /// ```
-/// discover-index-manifest 2
+/// discover-index-manifest 3
 /// generation 7
-/// segment segment-00000000000000000007.dsearch 1234567
-/// documents documents-00000000000000000007.docs 2345678 5d0c81aa
+/// segment segment-00000000000000000004-0.dsearch 1234567
+/// documents documents-00000000000000000004-0.docs 2345678 5d0c81aa
+/// deletes deletes-00000000000000000007-0.del 131080 0b1e44d2
+/// counts counts-00000000000000000006-0.cnt 2600012 77aa0913
+/// segment segment-00000000000000000007-1.dsearch 34567
+/// documents documents-00000000000000000007-1.docs 45678 c0ffee01
 /// crc32c 9f3a11c2
 /// ```
 /// The last line is the CRC-32C of every byte before it, so a torn or damaged manifest is
-/// told from a whole one and never trusted. Each segment line names an immutable file and
-/// its size; the file's own sections carry their checksums. The documents line names the
-/// documents the segment was built from (``DocumentFile``), with their size and CRC-32C;
-/// manifests of format 1 have none.
+/// told from a whole one and never trusted. Each segment line names an immutable segment
+/// file and its size (the file's own sections carry their checksums). The lines after it,
+/// up to the next segment line, name the files that belong to that segment, each with its
+/// size and CRC-32C: the documents it was built from (``DocumentFile``), its documents
+/// deleted since (``SegmentDeletesFile``), and the counts set since (``SegmentCountsFile``).
+/// A commit names the files of earlier commits whose segments it keeps, so a commit writes
+/// only what changed (Lucene's segments and their `.liv` and doc-values update files).
+/// Manifests of format 1 name no documents; of format 2, one segment.
 struct IndexManifest: Sendable, Equatable {
   struct Segment: Sendable, Equatable {
     var file: String
     var bytes: Int
+    /// The documents the segment was built from.
+    var documents: CheckedFile?
+    /// The segment's documents deleted since it was written.
+    var deletes: CheckedFile?
+    /// The counts set in the segment since it was written.
+    var counts: CheckedFile?
+
+    /// The segment's file and the files that belong to it.
+    var files: [(name: String, bytes: Int)] {
+      [(file, bytes)] + [documents, deletes, counts].compactMap { $0.map { ($0.file, $0.bytes) } }
+    }
   }
 
-  /// The documents file a commit names.
-  struct Documents: Sendable, Equatable {
+  /// A file a commit names with its size and CRC-32C.
+  struct CheckedFile: Sendable, Equatable {
     var file: String
     var bytes: Int
     var checksum: UInt32
   }
 
-  static let format = 2
+  /// The kinds of file that belong to a segment, by the word that starts their lines, with
+  /// the prefix and suffix of their names.
+  static let segmentFileKinds: [(line: String, prefix: String, suffix: String)] = [
+    ("documents", "documents-", ".docs"), ("deletes", "deletes-", ".del"),
+    ("counts", "counts-", ".cnt"),
+  ]
+
+  static let format = 3
   /// The formats this version reads.
-  static let readableFormats = 1...2
+  static let readableFormats = 1...3
   static let prefix = "manifest-"
   /// A manifest is a few lines per segment; a larger file is refused unread.
   static let maximumBytes = 1 << 20
 
   var generation: UInt64
   var segments: [Segment]
-  var documents: Documents?
 
   /// The file name of the manifest of `generation`, padded so that names sort as numbers.
   static func fileName(generation: UInt64) -> String {
     prefix + paddedGeneration(generation)
   }
 
-  /// The name of the file holding the one segment a commit of `generation` writes.
-  static func segmentFileName(generation: UInt64) -> String {
-    "segment-" + paddedGeneration(generation) + ".dsearch"
+  /// The name of a file of kind `prefix` and `suffix` that a commit of `generation` writes
+  /// for its segment number `segment`.
+  static func fileName(_ prefix: String, generation: UInt64, segment: Int, _ suffix: String)
+    -> String
+  {
+    prefix + paddedGeneration(generation) + "-\(segment)" + suffix
   }
 
-  /// The name of the documents file a commit of `generation` writes.
+  /// The name of segment 0's file in a commit of `generation`.
+  static func segmentFileName(generation: UInt64) -> String {
+    fileName("segment-", generation: generation, segment: 0, ".dsearch")
+  }
+
+  /// The name of segment 0's documents file in a commit of `generation`.
   static func documentsFileName(generation: UInt64) -> String {
-    "documents-" + paddedGeneration(generation) + ".docs"
+    fileName("documents-", generation: generation, segment: 0, ".docs")
   }
 
   private static func paddedGeneration(_ generation: UInt64) -> String {
@@ -75,9 +108,14 @@ struct IndexManifest: Sendable, Equatable {
 
   var bytes: [UInt8] {
     var text = "discover-index-manifest \(Self.format)\ngeneration \(generation)\n"
-    for segment in segments { text += "segment \(segment.file) \(segment.bytes)\n" }
-    if let documents {
-      text += "documents \(documents.file) \(documents.bytes) \(Self.hex(documents.checksum))\n"
+    for segment in segments {
+      text += "segment \(segment.file) \(segment.bytes)\n"
+      let files = [segment.documents, segment.deletes, segment.counts]
+      for (kind, file) in zip(Self.segmentFileKinds, files) {
+        if let file {
+          text += "\(kind.line) \(file.file) \(file.bytes) \(Self.hex(file.checksum))\n"
+        }
+      }
     }
     let bytes = Array(text.utf8)
     return bytes + Self.checksumLine(of: bytes[...])
@@ -95,7 +133,7 @@ struct IndexManifest: Sendable, Equatable {
     return String(repeating: "0", count: 8 - digits.count) + digits
   }
 
-  /// Parses a manifest, checking its checksum, its lines and its segment names.
+  /// Parses a manifest, checking its checksum, its lines and its file names.
   ///
   /// - Returns: The manifest, or why it is not one (a sentence for an error message).
   static func parse(_ bytes: [UInt8]) -> Result<IndexManifest, ManifestDamage> {
@@ -122,25 +160,45 @@ struct IndexManifest: Sendable, Equatable {
     var manifest = IndexManifest(generation: generation, segments: [])
     for line in lines[2..<(lines.count - 1)] {
       let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-      if format >= 2, parts.first == "documents" {
-        guard manifest.documents == nil, parts.count == 4, let size = Int(parts[2]), size >= 0,
-          parts[3].count == 8, let checksum = UInt32(parts[3], radix: 16),
-          hex(checksum) == parts[3], isFileName(parts[1], prefix: "documents-", suffix: ".docs")
-        else { return .failure(ManifestDamage("its documents line is damaged")) }
-        manifest.documents = Documents(file: String(parts[1]), bytes: size, checksum: checksum)
+      if parts.first == "segment" {
+        guard parts.count == 3, let size = Int(parts[2]), size >= 0,
+          isSegmentFileName(parts[1]), format >= 3 || manifest.segments.last?.documents == nil
+        else { return .failure(ManifestDamage("a segment line is damaged")) }
+        manifest.segments.append(Segment(file: String(parts[1]), bytes: size))
         continue
       }
-      guard manifest.documents == nil, parts.count == 3, parts[0] == "segment",
-        let size = Int(parts[2]), size >= 0, isSegmentFileName(parts[1])
-      else { return .failure(ManifestDamage("a segment line is damaged")) }
-      manifest.segments.append(Segment(file: String(parts[1]), bytes: size))
+      guard let kind = segmentFileKinds.firstIndex(where: { parts.first == Substring($0.line) }),
+        format >= 3 || (format == 2 && kind == 0), !manifest.segments.isEmpty
+      else { return .failure(ManifestDamage("a line is of no known kind")) }
+      guard let file = checkedFile(parts, kind: segmentFileKinds[kind]) else {
+        return .failure(ManifestDamage("its \(parts[0]) line is damaged"))
+      }
+      let last = manifest.segments.count - 1
+      switch kind {
+      case 0 where manifest.segments[last].documents == nil:
+        manifest.segments[last].documents = file
+      case 1 where manifest.segments[last].deletes == nil: manifest.segments[last].deletes = file
+      case 2 where manifest.segments[last].counts == nil: manifest.segments[last].counts = file
+      default: return .failure(ManifestDamage("a segment has two \(parts[0]) lines"))
+      }
     }
     return .success(manifest)
   }
 
+  /// The file of a line `<kind> <name> <size> <checksum>`, or `nil` when it is damaged.
+  private static func checkedFile(
+    _ parts: [Substring], kind: (line: String, prefix: String, suffix: String)
+  ) -> CheckedFile? {
+    guard parts.count == 4, let size = Int(parts[2]), size >= 0, parts[3].count == 8,
+      let checksum = UInt32(parts[3], radix: 16), hex(checksum) == parts[3],
+      isFileName(parts[1], prefix: kind.prefix, suffix: kind.suffix)
+    else { return nil }
+    return CheckedFile(file: String(parts[1]), bytes: size, checksum: checksum)
+  }
+
   /// The files the manifest names, with their sizes.
   var files: [(name: String, bytes: Int)] {
-    segments.map { ($0.file, $0.bytes) } + (documents.map { [($0.file, $0.bytes)] } ?? [])
+    segments.flatMap(\.files)
   }
 
   /// Whether `name` is a plain segment file name: no path separators, nothing that could
@@ -149,12 +207,27 @@ struct IndexManifest: Sendable, Equatable {
     isFileName(name, prefix: "segment-", suffix: ".dsearch")
   }
 
+  /// Whether `name` is the name of a file that belongs to a segment.
+  static func isSegmentPartFileName(_ name: Substring) -> Bool {
+    isSegmentFileName(name)
+      || segmentFileKinds.contains { isFileName(name, prefix: $0.prefix, suffix: $0.suffix) }
+  }
+
   /// Whether `name` is a plain file name with `prefix` and `suffix`, and nothing that could
   /// lead outside the directory.
   static func isFileName(_ name: Substring, prefix: String, suffix: String) -> Bool {
     name.hasPrefix(prefix) && name.hasSuffix(suffix) && name.count <= 64
       && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
   }
+}
+
+/// A segment as the last commit wrote it: what the next commit keeps of it.
+struct CommittedSegment: Sendable {
+  var entry: IndexManifest.Segment
+  /// The deleted documents its deletes file holds.
+  var deletedCount: Int
+  /// The ``IndexSnapshot/version`` whose counts its counts file holds.
+  var countsVersion: UInt64
 }
 
 /// Why a manifest file is not a manifest.
@@ -267,17 +340,24 @@ enum IndexDirectory {
     return nil
   }
 
-  /// Commits `snapshot` as the directory's next generation, as one segment, then removes
-  /// what the new manifest does not name. The caller holds the directory's lock.
+  /// Commits `set` as the directory's next generation, then removes what the new manifest
+  /// does not name. The caller holds the directory's lock.
   ///
-  /// - Returns: The new manifest.
+  /// Segments of `committed` (the last commit's, by lineage) keep their files; the others
+  /// are written with their documents. Beside each segment, a deletes file is written when
+  /// its deleted documents changed since `committed`, and a counts file when its counts did.
+  ///
+  /// With `releasingDocuments`, the documents written are dropped from memory and read from
+  /// their files when needed again: for a writer's commits, which alone replace the files.
+  ///
+  /// - Returns: The new manifest, and its segments by lineage for the next commit.
   /// - Throws: ``SearchError/Code/io`` when a file cannot be written or flushed (the
-  ///   previous commit is then intact). A directory whose manifests are all damaged is
-  ///   committed over.
-  @discardableResult
-  static func commit(_ snapshot: IndexSnapshot, to directory: URL, lock: DirectoryLock)
-    throws(SearchError) -> IndexManifest
-  {
+  ///   previous commit is then intact, and the files this commit wrote are removed). A
+  ///   directory whose manifests are all damaged is committed over.
+  static func commit(
+    _ set: SegmentSet, to directory: URL, lock: DirectoryLock,
+    reusing committed: [UInt64: CommittedSegment] = [:], releasingDocuments: Bool = false
+  ) throws(SearchError) -> (manifest: IndexManifest, segments: [UInt64: CommittedSegment]) {
     precondition(lock.directory == directory, "a commit under another directory's lock")
     // Past every manifest name, whole or torn: a torn newest commit is then older than the
     // new one, and removed with the rest.
@@ -288,51 +368,126 @@ enum IndexDirectory {
         "a manifest in \(directory.path) claims the last generation there is; remove the manifest files and commit again"
       )
     }
-    let segmentName = IndexManifest.segmentFileName(generation: generation)
-    let segmentPath = directory.appendingPathComponent(segmentName).path
-    let size = try writeSegment(snapshot, to: segmentPath, in: directory)
-    var manifest = IndexManifest(
-      generation: generation, segments: [IndexManifest.Segment(file: segmentName, bytes: size)])
-    var written: DocumentFile?
+    var writes = CommitWrites(directory: directory, generation: generation)
+    var manifest = IndexManifest(generation: generation, segments: [])
+    var segments: [UInt64: CommittedSegment] = [:]
     do {
-      let documents = try commitDocuments(
-        of: snapshot, generation: generation, in: directory, written: &written)
-      manifest.documents = documents.map {
-        IndexManifest.Documents(file: $0.name, bytes: $0.bytes, checksum: $0.checksum)
+      for (index, segment) in set.segments.enumerated() {
+        let entry = try writes.entry(
+          of: segment, number: index, deletions: set.deletions[index],
+          known: committed[segment.lineage])
+        manifest.segments.append(entry)
+        segments[segment.lineage] = CommittedSegment(
+          entry: entry, deletedCount: set.deletions[index].count, countsVersion: segment.version)
       }
       try failIfInjected(.manifest, in: directory)
       try AtomicFile.write(
         manifest.bytes,
         to: directory.appendingPathComponent(IndexManifest.fileName(generation: generation)))
     } catch {
-      unlink(segmentPath)
-      if let written { unlink(written.path) }
+      writes.removeWritten()
       throw error
     }
+    if releasingDocuments { writes.documentsNowOnDisk() }
     removeUnreferencedFiles(in: directory, keeping: manifest)
-    return manifest
+    return (manifest, segments)
   }
 
-  /// The documents file of a commit of `snapshot`: the one it was opened with when that is
-  /// in `directory` already, or a new one (`written`); `nil` for a snapshot of an earlier
-  /// version that kept no documents.
-  private static func commitDocuments(
-    of snapshot: IndexSnapshot, generation: UInt64, in directory: URL,
-    written: inout DocumentFile?
-  ) throws(SearchError) -> DocumentFile? {
-    let documents: StoredDocuments
-    switch snapshot.documents.value {
-    case .unavailable: return nil
-    case .file(let file) where file.directory.standardizedFileURL == directory.standardizedFileURL:
-      return file
-    case .file(let file): documents = try file.read()
-    case .memory(let held): documents = held
+  /// The files one commit writes, removed again when it fails.
+  private struct CommitWrites {
+    let directory: URL
+    let generation: UInt64
+    private(set) var paths: [String] = []
+    /// The segments whose documents were written, with their files.
+    private var documents: [(DocumentSlot, DocumentFile)] = []
+
+    init(directory: URL, generation: UInt64) {
+      self.directory = directory
+      self.generation = generation
     }
-    try failIfInjected(.documents, in: directory)
-    let file = try DocumentFile.write(
-      documents, name: IndexManifest.documentsFileName(generation: generation), in: directory)
-    written = file
-    return file
+
+    /// The manifest entry of `segment`, number `number` in the commit: `known`'s files
+    /// when it was committed before, its own otherwise; and its deletes and counts files.
+    mutating func entry(
+      of segment: IndexSnapshot, number: Int, deletions: SegmentDeletions,
+      known: CommittedSegment?
+    ) throws(SearchError) -> IndexManifest.Segment {
+      var entry: IndexManifest.Segment
+      if let known {
+        entry = known.entry
+      } else {
+        let name = name("segment-", number, ".dsearch")
+        let path = directory.appendingPathComponent(name).path
+        let size = try IndexDirectory.writeSegment(segment, to: path, in: directory)
+        paths.append(path)
+        entry = IndexManifest.Segment(file: name, bytes: size)
+        entry.documents = try commitDocuments(of: segment, number: number)
+      }
+      if deletions.count == 0 {
+        entry.deletes = nil
+      } else if entry.deletes == nil || known?.deletedCount != deletions.count {
+        entry.deletes = try write(
+          SegmentDeletesFile.encode(deletions), name: name("deletes-", number, ".del"))
+      }
+      if segment.changedCounts.count == 0 {
+        entry.counts = nil
+      } else if entry.counts == nil || known?.countsVersion != segment.version {
+        entry.counts = try write(
+          SegmentCountsFile.encode(segment.changedCountPatches),
+          name: name("counts-", number, ".cnt"))
+      }
+      return entry
+    }
+
+    private func name(_ prefix: String, _ number: Int, _ suffix: String) -> String {
+      IndexManifest.fileName(prefix, generation: generation, segment: number, suffix)
+    }
+
+    /// Writes and flushes `bytes` as file `name`.
+    private mutating func write(_ bytes: [UInt8], name: String) throws(SearchError)
+      -> IndexManifest.CheckedFile
+    {
+      let url = directory.appendingPathComponent(name)
+      try AtomicFile.write(bytes, to: url)
+      paths.append(url.path)
+      return IndexManifest.CheckedFile(
+        file: name, bytes: bytes.count, checksum: bytes.withUnsafeBytes { CRC32C.checksum($0) })
+    }
+
+    /// The documents file of `segment`: the one it was opened with when that is in the
+    /// directory already, or a new one; `nil` for a segment of an earlier version that kept
+    /// no documents.
+    private mutating func commitDocuments(of segment: IndexSnapshot, number: Int)
+      throws(SearchError) -> IndexManifest.CheckedFile?
+    {
+      let held: StoredDocuments
+      switch segment.documents.value {
+      case .unavailable, .segments: return nil
+      case .file(let file)
+      where file.directory.standardizedFileURL == directory.standardizedFileURL:
+        return IndexManifest.CheckedFile(
+          file: file.name, bytes: file.bytes, checksum: file.checksum)
+      case .file(let file): held = try file.read()
+      case .memory(let documents): held = documents
+      }
+      try IndexDirectory.failIfInjected(.documents, in: directory)
+      let file = try DocumentFile.write(
+        held, name: name("documents-", number, ".docs"), in: directory)
+      paths.append(file.path)
+      documents.append((segment.documents, file))
+      return IndexManifest.CheckedFile(file: file.name, bytes: file.bytes, checksum: file.checksum)
+    }
+
+    /// Removes every file written, after a failure.
+    func removeWritten() {
+      for path in paths { unlink(path) }
+    }
+
+    /// Points the documents written at their files, which frees them from memory: a
+    /// writer reads them again from there.
+    func documentsNowOnDisk() {
+      for (slot, file) in documents { slot.value = .file(file) }
+    }
   }
 
   /// A step of a commit that tests make fail, as a full disk or a failing device would
@@ -350,7 +505,7 @@ enum IndexDirectory {
   /// tests running at once do not see each other's.
   static let injectedFaults = Lock<[String: FaultStep]>([:])
 
-  private static func failIfInjected(_ step: FaultStep, in directory: URL) throws(SearchError) {
+  fileprivate static func failIfInjected(_ step: FaultStep, in directory: URL) throws(SearchError) {
     guard injectedFaults.withLock({ $0[directory.path] }) == step else { return }
     throw SearchError(.io, "cannot write into \(directory.path): No space left on device")
   }
@@ -374,7 +529,7 @@ enum IndexDirectory {
   }
 
   /// Writes and flushes a segment file through a temporary name, and returns its size.
-  private static func writeSegment(
+  fileprivate static func writeSegment(
     _ snapshot: IndexSnapshot, to path: String, in directory: URL
   ) throws(SearchError) -> Int {
     let temporary = AtomicFile.temporaryPath(for: path)
@@ -410,16 +565,14 @@ enum IndexDirectory {
     for name in names {
       let isOlderManifest =
         IndexManifest.generation(ofFileName: name).map { $0 < manifest.generation } ?? false
-      let isDeadFile =
-        (IndexManifest.isSegmentFileName(name[...])
-          || IndexManifest.isFileName(name[...], prefix: "documents-", suffix: ".docs"))
-        && !live.contains(name)
+      let isDeadFile = IndexManifest.isSegmentPartFileName(name[...]) && !live.contains(name)
       if isOlderManifest || isDeadFile || name == IndexFile.fileName {
         unlink(directory.appendingPathComponent(name).path)
       }
     }
     for name in names
-    where name.hasPrefix("segment-") || name.hasPrefix("documents-")
+    where name.hasPrefix("segment-")
+      || IndexManifest.segmentFileKinds.contains(where: { name.hasPrefix($0.prefix) })
       || name.hasPrefix(IndexManifest.prefix) || name.hasPrefix(IndexFile.fileName)
     {
       if let final = name.range(of: ".tmp-").map({ String(name[..<$0.lowerBound]) }) {

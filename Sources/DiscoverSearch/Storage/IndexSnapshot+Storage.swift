@@ -1,8 +1,8 @@
 import Foundation
 
 extension DiscoverIndex {
-  /// Commits the current snapshot into `directory` (created if needed) as its next
-  /// generation: a new segment file, a documents file and a new manifest naming them, each
+  /// Commits the live documents into `directory` (created if needed) as its next
+  /// generation: one new segment file, a documents file and a new manifest naming them, each
   /// flushed to disk before the manifest is renamed into place (see the IndexFormat
   /// article). A crash at any moment leaves either the previous commit or the new one, never
   /// a mix. Files no longer named (older commits, the single `index.dsearch` of earlier
@@ -20,8 +20,12 @@ extension DiscoverIndex {
         .io, "cannot create the index directory \(directory.path): \(error.localizedDescription)")
     }
     let lock = try DirectoryLock(directory: directory)
-    let manifest = try IndexDirectory.commit(try segments.merged(), to: directory, lock: lock)
-    source.withLock { $0 = IndexSource(directory: directory, generation: manifest.generation) }
+    let (manifest, committed) = try IndexDirectory.commit(
+      SegmentSet(try segments.merged()), to: directory, lock: lock)
+    source.withLock {
+      $0 = IndexSource(
+        directory: directory, generation: manifest.generation, committed: committed)
+    }
   }
 
   /// Opens the newest commit in `directory`, or the single `index.dsearch` file that
@@ -45,11 +49,9 @@ extension DiscoverIndex {
   public static func open(
     at directory: URL, verification: IndexVerification = .standard
   ) throws -> DiscoverIndex {
-    let (snapshot, generation) = try loadNewest(from: directory, verification: verification)
-    let index = DiscoverIndex(snapshot: snapshot)
-    index.source.withLock {
-      $0 = IndexSource(directory: directory, generation: generation, verification: verification)
-    }
+    let (segments, source) = try loadNewest(from: directory, verification: verification)
+    let index = DiscoverIndex(segments: segments)
+    index.source.withLock { $0 = source }
     return index
   }
 
@@ -66,51 +68,120 @@ extension DiscoverIndex {
     guard let newest = try IndexDirectory.newestCommit(in: current.directory),
       newest.generation > current.generation
     else { return false }
-    let (snapshot, generation) = try Self.loadNewest(
-      from: current.directory, verification: current.verification)
-    guard generation > current.generation else { return false }
-    publish(snapshot)
-    source.withLock {
-      $0 = IndexSource(
-        directory: current.directory, generation: generation, verification: current.verification)
+    // Segments whose files the newer commit names again are not opened again.
+    var opened: [String: IndexSnapshot] = [:]
+    for segment in segments.segments {
+      if let committed = current.committed[segment.lineage],
+        committed.countsVersion == segment.version
+      {
+        opened[committed.entry.file] = segment
+      }
     }
+    let (segments, source) = try Self.loadNewest(
+      from: current.directory, verification: current.verification, opened: opened)
+    guard source.generation > current.generation else { return false }
+    publish(segments)
+    self.source.withLock { $0 = source }
     return true
   }
 
-  /// The newest commit's snapshot and generation (0 for a single-file index). A segment
-  /// removed between reading its manifest and opening it means a newer commit landed: the
-  /// directory is read again, a few times.
-  private static func loadNewest(from directory: URL, verification: IndexVerification)
-    throws -> (IndexSnapshot, UInt64)
-  {
+  /// The newest commit's segments and where they come from (generation 0 for a
+  /// single-file index). A file removed between reading its manifest and opening it means
+  /// a newer commit landed: the directory is read again, a few times.
+  ///
+  /// - Parameter opened: Segments already open, by file name, as their commit left them
+  ///   (counts files included): taken as they are, with the newer commit's counts set.
+  private static func loadNewest(
+    from directory: URL, verification: IndexVerification, opened: [String: IndexSnapshot] = [:]
+  ) throws -> (SegmentSet, IndexSource) {
     var attempt = 0
     while true {
       attempt += 1
       guard let manifest = try IndexDirectory.newestCommit(in: directory) else {
         let path = directory.appendingPathComponent(IndexFile.fileName).path
-        return (try IndexSnapshot.load(fromFile: path, verification: verification), 0)
-      }
-      guard manifest.segments.count == 1 else {
-        throw SearchError(
-          .corruptIndex,
-          "\(directory.path) holds a commit of \(manifest.segments.count) segments, which this version cannot read; open it with a newer one"
+        let snapshot = try IndexSnapshot.load(fromFile: path, verification: verification)
+        return (
+          SegmentSet(snapshot),
+          IndexSource(directory: directory, generation: 0, verification: verification)
         )
       }
-      let path = directory.appendingPathComponent(manifest.segments[0].file).path
-      let snapshot: IndexSnapshot
       do {
-        snapshot = try IndexSnapshot.load(fromFile: path, verification: verification)
+        let (segments, committed) = try loadCommit(
+          manifest, from: directory, verification: verification, opened: opened)
+        return (
+          segments,
+          IndexSource(
+            directory: directory, generation: manifest.generation, verification: verification,
+            committed: committed)
+        )
       } catch let error as SearchError where error.code == .io && attempt < 10 {
         continue
       }
-      if let documents = manifest.documents {
+    }
+  }
+
+  /// The segments of `manifest`, with their deletes and counts applied, and the segments
+  /// by lineage as the next commit keeps them.
+  private static func loadCommit(
+    _ manifest: IndexManifest, from directory: URL, verification: IndexVerification,
+    opened: [String: IndexSnapshot]
+  ) throws -> (SegmentSet, [UInt64: CommittedSegment]) {
+    var segments: [IndexSnapshot] = []
+    var deletions: [SegmentDeletions] = []
+    var patches: [[CountPatch]] = []
+    for entry in manifest.segments {
+      let path = directory.appendingPathComponent(entry.file).path
+      let snapshot =
+        try opened[entry.file]
+        ?? IndexSnapshot.load(fromFile: path, verification: verification)
+      if let documents = entry.documents, opened[entry.file] == nil {
         snapshot.documents.value = .file(
           DocumentFile(
             name: documents.file, directory: directory, bytes: documents.bytes,
             checksum: documents.checksum))
       }
-      return (snapshot, manifest.generation)
+      segments.append(snapshot)
+      deletions.append(
+        try entry.deletes.map { file in
+          try SegmentDeletesFile.decode(
+            try read(file, in: directory), of: snapshot, name: file.file)
+        } ?? .none)
+      patches.append(
+        try entry.counts.map { file in
+          try SegmentCountsFile.decode(try read(file, in: directory), of: snapshot, name: file.file)
+        } ?? [])
     }
+    // One segment as it was built keeps its own documents; otherwise a writer gathers
+    // them from every segment.
+    var documents: DocumentSlot?
+    if segments.count > 1 || deletions[0].count > 0 || !patches[0].isEmpty {
+      documents = DocumentSlot()
+      documents?.value = .segments
+    }
+    var set = SegmentSet(segments: segments, documents: documents, deletions: deletions)
+    if patches.contains(where: { !$0.isEmpty }) { set = set.patchingCounts(patches) }
+    var committed: [UInt64: CommittedSegment] = [:]
+    for (index, segment) in set.segments.enumerated() {
+      committed[segment.lineage] = CommittedSegment(
+        entry: manifest.segments[index], deletedCount: set.deletions[index].count,
+        countsVersion: segment.version)
+    }
+    return (set, committed)
+  }
+
+  /// The bytes of `file`, checked against the size and checksum its manifest gives.
+  private static func read(_ file: IndexManifest.CheckedFile, in directory: URL)
+    throws(SearchError) -> [UInt8]
+  {
+    let path = directory.appendingPathComponent(file.file).path
+    let advice = "rebuild the index with `discover index`"
+    let bytes = try RegularFile.read(path, maximumBytes: file.bytes, advice: advice)
+    guard bytes.count == file.bytes,
+      bytes.withUnsafeBytes({ CRC32C.checksum($0) }) == file.checksum
+    else {
+      throw SearchError(.corruptIndex, "\(path) does not match its manifest; \(advice)")
+    }
+    return bytes
   }
 
   /// The bytes on disk of the newest commit in `directory` (or of its single-file index).
@@ -145,6 +216,8 @@ struct IndexSource: Sendable {
   var generation: UInt64
   /// How the index was opened, for the commits ``DiscoverIndex/refreshIfChanged()`` opens.
   var verification: IndexVerification = .standard
+  /// The commit's segments by lineage, whose files the next commit keeps.
+  var committed: [UInt64: CommittedSegment] = [:]
 }
 
 /// How much opening an index file checks.
@@ -645,8 +718,7 @@ public struct IndexStatistics: Sendable, Equatable {
   /// Effects (stored for the trending lists, not searched), deleted ones left out.
   public var effects: Int
   /// Documents (effects included) deleted or replaced but still in a segment, until a
-  /// merge leaves them behind. A commit writes one segment of the live documents, so an
-  /// index opened from a directory has none.
+  /// merge leaves them behind; a commit keeps them, in deletes files.
   public var deletedDocuments: Int
   /// The segments of the commit.
   public var segments: Int
@@ -677,16 +749,19 @@ extension DiscoverIndex {
 
   /// Reads the newest commit in `directory` with every check there is: each section's
   /// checksum (``IndexVerification/full``), the structure of the postings and columns, and
-  /// the documents file, which opening does not read: its size
-  /// and checksum, each line a valid document, no id twice, and as many documents as the
-  /// segment holds.
+  /// the documents files, which opening does not read: their sizes and checksums, each
+  /// record a valid document, no live id twice, and as many live documents as the segments
+  /// hold.
   ///
   /// - Returns: The statistics of the commit verified.
   /// - Throws: The errors of ``open(at:verification:)``, saying what is damaged.
   public static func verify(at directory: URL) throws -> IndexStatistics {
     let index = try open(at: directory, verification: .full)
     // A commit of an earlier version has no documents to check.
-    if case .file = index.snapshot.documents.value { _ = try index.snapshot.storedDocuments() }
+    switch index.segments.documents.value {
+    case .file, .segments: _ = try index.segments.storedDocuments()
+    case .memory, .unavailable: break
+    }
     return index.statistics
   }
 }

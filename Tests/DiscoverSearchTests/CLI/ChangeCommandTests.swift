@@ -72,6 +72,43 @@ struct ChangeCommandTests {
     }
   }
 
+  /// `--commit-every N` commits each batch of N as a segment of its own; a bad line then
+  /// stops after the batches before it, and a bad N is a usage error.
+  @Test func addCommitsInBatches() throws {
+    try CLITestSupport.withTemporaryDirectory { directory in
+      let index = try CLITestSupport.makeIndex(in: directory)
+      let lines = (0..<5).map { #"{"type":"video","id":"b\#($0)","title":"Batch salsa \#($0)"}"# }
+      let batches = try CLITestSupport.write(lines, named: "batches.jsonl", in: directory)
+      // The first commit writes everything as one segment; each after adds one.
+      let result = CLITestSupport.run(
+        ["add", batches.path, "--index", index, "--commit-every", "2"])
+      #expect(result.status == 0, "\(result.errors)")
+      let statistics = try Self.statistics(of: index)
+      #expect(statistics["generation"] as? Int == 4)
+      #expect(statistics["segments"] as? Int == 3)
+      #expect(statistics["documents"] as? Int == CLITestSupport.corpusLines.count + 5)
+      #expect(try Self.searchIDs("batch", index: index).count == 5)
+      #expect(CLITestSupport.run(["check", "--index", index]).status == 0)
+
+      let bad = try CLITestSupport.write(
+        lines.map { $0.replacingOccurrences(of: "\"b", with: "\"c") } + [#"{"type":"video"}"#],
+        named: "bad.jsonl", in: directory)
+      let stopped = CLITestSupport.run(["add", bad.path, "--index", index, "--commit-every", "2"])
+      #expect(stopped.status == 1)
+      #expect(stopped.errors.contains("the first 4 documents were committed"), "\(stopped.errors)")
+      #expect(
+        try Self.statistics(of: index)["documents"] as? Int
+          == CLITestSupport.corpusLines.count + 9)
+
+      for value in ["0", "-2", "many"] {
+        let usage = CLITestSupport.run(
+          ["add", batches.path, "--index", index, "--commit-every", value])
+        #expect(usage.status == 2, "\(value)")
+        #expect(usage.errors.contains("--commit-every"), "\(usage.errors)")
+      }
+    }
+  }
+
   @Test func deleteRemovesDocumentsAndNamesUnknownIDs() throws {
     try CLITestSupport.withTemporaryDirectory { directory in
       let index = try CLITestSupport.makeIndex(in: directory)

@@ -206,4 +206,86 @@ struct CommitCrashTests {
       #expect(try DiscoverIndex.verify(at: index).documents[.video] == committed.documents - 1)
     }
   }
+  /// The views of videos `v0` to `v99` in the newest commit of `directory`, read from the
+  /// segments and checked against the documents a writer would start from: one live
+  /// version of each, with the same views, and as many live documents in the documents
+  /// files as in the segments.
+  private static func batchedState(of directory: URL) throws -> [Int] {
+    let index = try DiscoverIndex.open(at: directory)
+    let set = index.segments
+    var store = try set.storedDocuments()
+    try #require(
+      store.count == set.liveCount, "documents \(store.count), segments \(set.liveCount)")
+    return try (0..<100).map { number in
+      let id = "v\(number)"
+      let locations = set.liveLocations(of: id, as: .video)
+      try #require(locations.count == 1, "\(id) is live in \(locations.count) segments")
+      let views = set.segments[locations[0].segment].videos.viewCounts[Int(locations[0].document)]
+      guard case .video(let video)? = store.document(id: id) else {
+        Issue.record("\(id) is not among the documents")
+        return -1
+      }
+      #expect(video.viewCount == views, "\(id): documents \(video.viewCount), segment \(views)")
+      return views
+    }
+  }
+
+  /// `discover add --commit-every 20` killed at random points, 100 times: each run gives
+  /// the same 100 videos new views, committed in batches of 20 as segments beside the ones
+  /// on disk (deletes files mark the old versions; the small segments merge on a task of
+  /// their own and the next commit writes the merge). The directory always opens to whole
+  /// batches: the run's views on the first multiple of 20 videos, the views before on the
+  /// rest, and segments and documents files that agree.
+  @Test func killedBatchedCommitsKeepWholeBatches() throws {
+    let executable = try Self.discoverExecutable()
+    try PersistenceTests.withTemporaryDirectory { directory in
+      let corpus = directory.appendingPathComponent("corpus.jsonl")
+      try Data(Self.corpus(videos: 800).utf8).write(to: corpus)
+      let index = directory.appendingPathComponent("index")
+      #expect(
+        try Self.runDiscover(
+          executable, ["index", corpus.path, "--out", index.path], killAfter: nil))
+      func arguments(_ attempt: Int) throws -> [String] {
+        let file = directory.appendingPathComponent("views-\(attempt).jsonl")
+        let lines = (0..<100).map { number in
+          #"{"type":"video","id":"v\#(number)","title":"Dance challenge number \#(number)","creator":"u1","viewCount":\#(attempt * 1000 + number)}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        return ["add", file.path, "--index", index.path, "--commit-every", "20"]
+      }
+      let start = Date()
+      #expect(try Self.runDiscover(executable, try arguments(0), killAfter: nil))
+      let span = max(Date().timeIntervalSince(start), 0.01)
+      var views = try Self.batchedState(of: index)
+      #expect(views == (0..<100).map { $0 })
+      var random = SystemRandomNumberGenerator()
+      var failures: [String] = []
+      var killed = 0
+      var partial = 0
+      for attempt in 1...100 {
+        let delay = UInt32(Double.random(in: 0.3...1.2, using: &random) * span * 1e6)
+        let finished = try Self.runDiscover(executable, try arguments(attempt), killAfter: delay)
+        if !finished { killed += 1 }
+        do {
+          let found = try Self.batchedState(of: index)
+          let wanted = (0..<100).map { attempt * 1000 + $0 }
+          let done = zip(found, wanted).prefix { $0 == $1 }.count
+          if done % 20 != 0 || found[done...] != views[done...] {
+            failures.append("attempt \(attempt): \(done) videos updated, views \(found.prefix(30))")
+          }
+          if finished && done != 100 {
+            failures.append("attempt \(attempt) finished with \(done) videos updated")
+          }
+          if done > 0 && done < 100 { partial += 1 }
+          views = found
+        } catch {
+          failures.append("attempt \(attempt), killed after \(delay) µs: \(error)")
+        }
+      }
+      #expect(failures.isEmpty, "\(failures.prefix(5))")
+      #expect(killed >= 5, "only \(killed) of 100 runs were killed")
+      #expect(partial >= 3, "only \(partial) of 100 runs were killed between batches")
+      #expect(try DiscoverIndex.verify(at: index).documents[.video] == 800)
+    }
+  }
 }

@@ -115,13 +115,18 @@ struct ConcurrentReadersTests {
       }
       let index = try DiscoverIndex.build(from: first)
       try index.save(to: directory)
+      // Another reader of the directory, as another process would be, picks up each commit
+      // (segments, deletes and counts files) as it lands.
+      let reader = try DiscoverIndex.open(at: directory)
       var writer = try index.makeWriter()
       let (problems, reads) = try Self.race(
         readers: 4,
         read: {
           let response = try index.search("alpha", in: .videos, limit: 50)
           _ = try index.suggestions(forPrefix: "alp", limit: 5)
-          return Self.liveInconsistency(response)
+          _ = try reader.refreshIfChanged()
+          return try Self.liveInconsistency(response)
+            ?? Self.liveInconsistency(try reader.search("alpha", in: .videos, limit: 50))
         },
         write: {
           for version in 1...40 {

@@ -296,7 +296,7 @@ struct LiveIndexTests {
   }
 
   /// A commit of the previous version (manifest format 1, no documents file) opens and
-  /// searches; it cannot be changed, and a save writes it anew in format 2, still without
+  /// searches; it cannot be changed, and a save writes it anew in format 3, still without
   /// documents.
   @Test func aManifestOfFormatOneOpensWithoutDocuments() throws {
     try PersistenceTests.withTemporaryDirectory { directory in
@@ -304,10 +304,10 @@ struct LiveIndexTests {
       var manifest = try #require(try IndexDirectory.newestCommit(in: directory))
       let documents = try PersistenceTests.documentsFile(in: directory)
       try FileManager.default.removeItem(at: documents)
-      manifest.documents = nil
+      manifest.segments[0].documents = nil
       var text = String(decoding: manifest.bytes.dropLast(16), as: UTF8.self)
       text = text.replacingOccurrences(
-        of: "discover-index-manifest 2", with: "discover-index-manifest 1")
+        of: "discover-index-manifest 3", with: "discover-index-manifest 1")
       let crc = String(Array(text.utf8).withUnsafeBytes { CRC32C.checksum($0) }, radix: 16)
       text += "crc32c " + String(repeating: "0", count: 8 - crc.count) + crc + "\n"
       let name = IndexManifest.fileName(generation: manifest.generation)
@@ -318,7 +318,7 @@ struct LiveIndexTests {
       #expect(error?.code == .invalidArgument)
       #expect(try DiscoverIndex.verify(at: directory).generation == manifest.generation)
       try index.save(to: directory)
-      #expect(try IndexDirectory.newestCommit(in: directory)?.documents == nil)
+      #expect(try IndexDirectory.newestCommit(in: directory)?.segments[0].documents == nil)
     }
   }
 
@@ -467,8 +467,8 @@ struct LiveIndexTests {
         let file = try PersistenceTests.documentsFile(in: directory)
         var manifest = try #require(try IndexDirectory.newestCommit(in: directory))
         try Data(forgery).write(to: file)
-        manifest.documents?.bytes = forgery.count
-        manifest.documents?.checksum = forgery.withUnsafeBytes { CRC32C.checksum($0) }
+        manifest.segments[0].documents?.bytes = forgery.count
+        manifest.segments[0].documents?.checksum = forgery.withUnsafeBytes { CRC32C.checksum($0) }
         try Data(manifest.bytes).write(
           to: directory.appendingPathComponent(
             IndexManifest.fileName(generation: manifest.generation)))
