@@ -21,7 +21,7 @@ import Foundation
 /// A delete or an update marks the published document deleted in its segment. A segment
 /// whose deleted share passes ``deletedDocumentsAllowance`` is merged on its own when no
 /// tier needs a merge (Lucene's `deletesPctAllowed`), which leaves its deleted documents
-/// behind; so do the merges of tiers. A commit still writes one segment.
+/// behind; so do the merges of tiers. The commit after a merge writes the merged segment.
 public struct MergePolicy: Sendable, Hashable {
   /// Segments smaller than this count as this many documents when tiers are formed, so
   /// that tiny segments merge eagerly (Lucene's `floorSegmentMB`).

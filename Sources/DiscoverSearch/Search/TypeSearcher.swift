@@ -196,6 +196,7 @@ struct TypeSearcher {
       var threshold = ThresholdSearch(
         partition: partition, scorer: scorer, blend: blend, groups: groups)
       threshold.deleted = deleted
+      threshold.floor = initialFloor
       if let hits = threshold.run(limit: limit, after: after) { return hits }
       floor = max(floor, threshold.floorOnGivingUp)
     }

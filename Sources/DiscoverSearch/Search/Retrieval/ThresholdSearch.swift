@@ -72,6 +72,10 @@ struct ThresholdSearch {
   private(set) var floorOnGivingUp = -Float.infinity
   /// The segment's deleted documents of the type, which never enter the hits.
   var deleted: DeletedDocuments?
+  /// A score every hit that can still matter reaches, known beforehand (the k-th best of
+  /// the segments searched before, every hit matching every term): the search stops once
+  /// the bound on unseen documents falls below it, as a full heap's worst hit stops it.
+  var floor = -Float.infinity
 
   /// Whether the query is one term with one alternative: hits are scored from their
   /// impacts, and the count is the document frequency.
@@ -166,6 +170,12 @@ struct ThresholdSearch {
         } else if canStop(worst: heap.worst, bound: bound) {
           break
         }
+      }
+      // No unseen document can reach the earlier segments' k-th best (a tie still could).
+      if floor > -.infinity
+        && floor > (isBlended ? ScoreBlend.combine(text: bound, factor: blend.factorMaximum) : bound)
+      {
+        break
       }
       if !hasUnread {
         // Every list is read. Complete lists have shown every matching document; a
