@@ -238,3 +238,36 @@ struct SegmentCommitTests {
     #expect(throws: ManifestDamage.self) { try IndexManifest.parse(manifest.bytes).get() }
   }
 }
+
+extension SegmentCommitTests {
+  /// A commit of segments that fails at any step (a full disk, injected) leaves the
+  /// directory as it was, publishes nothing and keeps the writer's changes: the next commit
+  /// lands them.
+  @Test(arguments: [IndexDirectory.FaultStep.segment, .documents, .manifest])
+  func aFailedSegmentCommitLeavesTheLastOne(step: IndexDirectory.FaultStep) throws {
+    let (base, batches) = try SegmentWriterTests.batches(count: 1, seed: 41)
+    let small = Array(base.prefix(300))
+    try PersistenceTests.withTemporaryDirectory { directory in
+      var (index, writer) = try Self.committedWriter(base: small, in: directory)
+      try writer.add(contentsOf: batches[0].prefix(20))
+      try writer.commit()
+      let before = try PersistenceTests.contents(of: directory)
+      let live = index.documentCount
+      let deleted = small[3].id
+      let wasHeld = writer.delete(id: deleted)
+      #expect(wasHeld)
+      try writer.add(contentsOf: batches[0].dropFirst(20).prefix(20))
+      IndexDirectory.injectedFaults.withLock { $0[directory.path] = step }
+      let error = #expect(throws: SearchError.self) { try writer.commit() }
+      IndexDirectory.injectedFaults.withLock { $0[directory.path] = nil }
+      #expect(error?.code == .io)
+      #expect(try PersistenceTests.contents(of: directory) == before)
+      #expect(index.documentCount == live, "nothing published")
+      #expect(try DiscoverIndex.open(at: directory).documentCount == live)
+      try writer.commit()
+      let reopened = try DiscoverIndex.open(at: directory)
+      #expect(reopened.documentCount == live - 1 + 20)
+      #expect(index.documentCount == reopened.documentCount)
+    }
+  }
+}
