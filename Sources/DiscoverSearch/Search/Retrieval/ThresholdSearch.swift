@@ -172,10 +172,9 @@ struct ThresholdSearch {
         }
       }
       // No unseen document can reach the earlier segments' k-th best (a tie still could).
-      if floor > -.infinity
-        && floor > (isBlended ? ScoreBlend.combine(text: bound, factor: blend.factorMaximum) : bound)
-      {
-        break
+      if floor > -.infinity {
+        let best = isBlended ? ScoreBlend.combine(text: bound, factor: blend.factorMaximum) : bound
+        if floor > best { break }
       }
       if !hasUnread {
         // Every list is read. Complete lists have shown every matching document; a
