@@ -22,6 +22,8 @@ public final class DiscoverIndex: Sendable {
   let workspaces = WorkspacePool()
   /// The merge running on a task of its own, if any.
   let merges = MergeTracker()
+  /// The segments merges wrote into the directory that no commit names yet.
+  let mergedFiles = MergedSegmentFiles()
 
   /// Creates an empty index.
   public convenience init(configuration: IndexConfiguration = IndexConfiguration()) {
@@ -74,7 +76,9 @@ public final class DiscoverIndex: Sendable {
       try refreshIfChanged()
       // What killed writers left goes now, not at this writer's first commit.
       if let newest = try IndexDirectory.newestCommit(in: directory) {
-        IndexDirectory.removeUnreferencedFiles(in: directory, keeping: newest)
+        IndexDirectory.removeUnreferencedFiles(in: directory, keeping: newest) {
+          self.mergedFiles.names
+        }
       }
     }
     let segments = self.segments

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// What a segment of some documents needs from the writer of the whole index, so that its
 /// documents are analyzed as one build of everything would analyze them.
@@ -294,7 +295,10 @@ extension IndexWriter {
       return
     }
     guard target.merges.begin() else { return }
-    guard let job = MergeJob(writer: contextCopy(), set: target.segments) else {
+    guard
+      let job = MergeJob(
+        writer: contextCopy(), set: target.segments, directory: directoryLock?.directory)
+    else {
       target.merges.end()
       return
     }
@@ -320,13 +324,17 @@ private struct MergeJob: @unchecked Sendable {
   let deletedAtStart: [SegmentDeletions]
   /// The segments published beside the inputs when the merge started.
   let others: [IndexSnapshot]
+  /// The index's directory, where a merge on a task of its own writes its segment for the
+  /// next commit (``MergedSegmentFiles``); `nil` for a merge within a publish.
+  let directory: URL?
 
   /// The merge `writer`'s policy picks for `set`; `nil` when none is due.
-  init?(writer: IndexWriter, set: SegmentSet) {
+  init?(writer: IndexWriter, set: SegmentSet, directory: URL? = nil) {
     guard
       let merge = writer.mergePolicy.merge(sizes: set.liveSizes, deleted: set.deletedSizes)
     else { return nil }
     self.writer = writer
+    self.directory = directory
     inputs = merge.map { set.segments[$0] }
     deletedAtStart = merge.map { set.deletions[$0] }
     others = IndexWriter.segments(set.segments, without: inputs)
@@ -343,6 +351,7 @@ private struct MergeJob: @unchecked Sendable {
   @discardableResult
   func run(into target: DiscoverIndex) -> Bool {
     guard let merged = try? merged() else { return false }
+    if let directory { target.mergedFiles.write(merged, into: directory) }
     return target.replaceSegments(inputs, with: merged, deletedAtStart: deletedAtStart)
   }
 }

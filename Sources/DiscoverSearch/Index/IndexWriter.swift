@@ -711,8 +711,8 @@ public struct IndexWriter {
   ///
   /// A commit writes what changed since the last one (see the IndexFormat article): the
   /// segments published since, with their documents, and beside the segments it keeps, their
-  /// deleted documents and changed counts when those changed. Segments merged since the
-  /// last commit are written whole.
+  /// deleted documents and changed counts when those changed. A merge on a task of its own
+  /// wrote its segment already, and the commit names those files.
   ///
   /// - Throws: The errors of ``publish()``; ``SearchError/Code/io`` when the directory
   ///   cannot be written, and then the last commit and the searches' state are unchanged,
@@ -729,7 +729,8 @@ public struct IndexWriter {
       let written: (manifest: IndexManifest, segments: [UInt64: CommittedSegment])
       do {
         written = try IndexDirectory.commit(
-          set, to: directory, lock: directoryLock, reusing: committed, releasingDocuments: true)
+          set, to: directory, lock: directoryLock, reusing: committed, releasingDocuments: true,
+          merged: target.mergedFiles)
       } catch {
         // What the set held is no longer tracked as unpublished: build everything next.
         unpublished = nil
@@ -743,6 +744,11 @@ public struct IndexWriter {
       }
     }
     target.publish(set)
+    if let committed = target.source.withLock({ $0?.committed }) {
+      target.mergedFiles.forget(
+        committed: Set(committed.keys),
+        keepingOnly: Set(target.segments.segments.map(\.lineage)))
+    }
     hasUncommittedChanges = false
     startMerges(in: target)
   }

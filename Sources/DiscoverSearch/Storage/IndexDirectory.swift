@@ -356,7 +356,8 @@ enum IndexDirectory {
   ///   directory whose manifests are all damaged is committed over.
   static func commit(
     _ set: SegmentSet, to directory: URL, lock: DirectoryLock,
-    reusing committed: [UInt64: CommittedSegment] = [:], releasingDocuments: Bool = false
+    reusing committed: [UInt64: CommittedSegment] = [:], releasingDocuments: Bool = false,
+    merged: MergedSegmentFiles? = nil
   ) throws(SearchError) -> (manifest: IndexManifest, segments: [UInt64: CommittedSegment]) {
     precondition(lock.directory == directory, "a commit under another directory's lock")
     // Past every manifest name, whole or torn: a torn newest commit is then older than the
@@ -372,10 +373,15 @@ enum IndexDirectory {
     var manifest = IndexManifest(generation: generation, segments: [])
     var segments: [UInt64: CommittedSegment] = [:]
     do {
+      let written = merged?.segments ?? [:]
       for (index, segment) in set.segments.enumerated() {
+        let known =
+          committed[segment.lineage]
+          ?? written[segment.lineage].map {
+            CommittedSegment(entry: $0, deletedCount: -1, countsVersion: 0)
+          }
         let entry = try writes.entry(
-          of: segment, number: index, deletions: set.deletions[index],
-          known: committed[segment.lineage])
+          of: segment, number: index, deletions: set.deletions[index], known: known)
         manifest.segments.append(entry)
         segments[segment.lineage] = CommittedSegment(
           entry: entry, deletedCount: set.deletions[index].count, countsVersion: segment.version)
@@ -389,7 +395,7 @@ enum IndexDirectory {
       throw error
     }
     if releasingDocuments { writes.documentsNowOnDisk() }
-    removeUnreferencedFiles(in: directory, keeping: manifest)
+    removeUnreferencedFiles(in: directory, keeping: manifest) { merged?.names ?? [] }
     return (manifest, segments)
   }
 
@@ -415,6 +421,17 @@ enum IndexDirectory {
       var entry: IndexManifest.Segment
       if let known {
         entry = known.entry
+        // A merge's segment, written beside the commits, keeps its documents in memory
+        // until a commit names its files.
+        if case .memory = segment.documents.value, let file = known.entry.documents {
+          documents.append(
+            (
+              segment.documents,
+              DocumentFile(
+                name: file.file, directory: directory, bytes: file.bytes,
+                checksum: file.checksum)
+            ))
+        }
       } else {
         let name = name("segment-", number, ".dsearch")
         let path = directory.appendingPathComponent(name).path
@@ -529,7 +546,7 @@ enum IndexDirectory {
   }
 
   /// Writes and flushes a segment file through a temporary name, and returns its size.
-  fileprivate static func writeSegment(
+  static func writeSegment(
     _ snapshot: IndexSnapshot, to path: String, in directory: URL
   ) throws(SearchError) -> Int {
     let temporary = AtomicFile.temporaryPath(for: path)
@@ -558,10 +575,14 @@ enum IndexDirectory {
   /// Removes the manifests older than `manifest`, the segment files it does not name, the
   /// single-file index of earlier versions, and temporary files of writers that died.
   /// Readers that opened an older commit keep reading it: a mapped file outlives its name.
-  static func removeUnreferencedFiles(in directory: URL, keeping manifest: IndexManifest) {
+  /// `pending` (read after the directory is listed) names files to keep as well: those
+  /// background merges wrote for the next commit (``MergedSegmentFiles``).
+  static func removeUnreferencedFiles(
+    in directory: URL, keeping manifest: IndexManifest, pending: () -> Set<String> = { [] }
+  ) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
     else { return }
-    let live = Set(manifest.files.map(\.name))
+    let live = Set(manifest.files.map(\.name)).union(pending())
     for name in names {
       let isOlderManifest =
         IndexManifest.generation(ofFileName: name).map { $0 < manifest.generation } ?? false

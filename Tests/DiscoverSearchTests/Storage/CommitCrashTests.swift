@@ -89,6 +89,27 @@ struct CommitCrashTests {
     }
   }
 
+  /// The span kills are drawn from, kept in step with the machine's load: a run's time
+  /// measured once can be far off when other tests run beside it, and then nearly every
+  /// run is killed, or none. After every ten runs, the span grows when fewer than two
+  /// finished and shrinks when fewer than two were killed.
+  private struct KillSpan {
+    var seconds: Double
+    private var finished = 0
+    private var runs = 0
+
+    init(_ seconds: Double) { self.seconds = max(seconds, 0.01) }
+
+    mutating func record(finished: Bool) {
+      runs += 1
+      if finished { self.finished += 1 }
+      guard runs == 10 else { return }
+      if self.finished < 2 { seconds *= 1.5 } else if self.finished > 8 { seconds *= 0.7 }
+      runs = 0
+      self.finished = 0
+    }
+  }
+
   /// Runs `discover` with `arguments`, killed with SIGKILL after `microseconds` if given.
   ///
   /// - Returns: Whether it ran to the end and succeeded.
@@ -174,15 +195,16 @@ struct CommitCrashTests {
       let (first, firstState) = try change(1, from: committed)
       #expect(try Self.runDiscover(executable, first, killAfter: nil))
       committed = firstState
-      let span = max(Date().timeIntervalSince(start), 0.01)
+      var span = KillSpan(Date().timeIntervalSince(start))
       var random = SystemRandomNumberGenerator()
       var failures: [String] = []
       var killed = 0
       var landed = 0
       for attempt in 2..<102 {
         let (arguments, target) = try change(attempt, from: committed)
-        let delay = UInt32(Double.random(in: 0.3...1.2, using: &random) * span * 1e6)
+        let delay = UInt32(Double.random(in: 0.3...1.2, using: &random) * span.seconds * 1e6)
         let finished = try Self.runDiscover(executable, arguments, killAfter: delay)
+        span.record(finished: finished)
         if !finished { killed += 1 }
         do {
           let found = try Self.liveState(of: index)
@@ -255,7 +277,7 @@ struct CommitCrashTests {
       }
       let start = Date()
       #expect(try Self.runDiscover(executable, try arguments(0), killAfter: nil))
-      let span = max(Date().timeIntervalSince(start), 0.01)
+      var span = KillSpan(Date().timeIntervalSince(start))
       var views = try Self.batchedState(of: index)
       #expect(views == (0..<100).map { $0 })
       var random = SystemRandomNumberGenerator()
@@ -263,8 +285,9 @@ struct CommitCrashTests {
       var killed = 0
       var partial = 0
       for attempt in 1...100 {
-        let delay = UInt32(Double.random(in: 0.3...1.2, using: &random) * span * 1e6)
+        let delay = UInt32(Double.random(in: 0.3...1.2, using: &random) * span.seconds * 1e6)
         let finished = try Self.runDiscover(executable, try arguments(attempt), killAfter: delay)
+        span.record(finished: finished)
         if !finished { killed += 1 }
         do {
           let found = try Self.batchedState(of: index)

@@ -271,3 +271,43 @@ extension SegmentCommitTests {
     }
   }
 }
+
+extension SegmentCommitTests {
+  /// A merge on a task of its own writes its segment into the directory as it finishes; the
+  /// next commit names those files instead of writing the segment, and the commits' cleanups
+  /// keep them until then.
+  @Test func aBackgroundMergeWritesItsSegmentForTheNextCommit() throws {
+    let (base, batches) = try SegmentWriterTests.batches(count: 6, seed: 43)
+    try PersistenceTests.withTemporaryDirectory { directory in
+      var (index, writer) = try Self.committedWriter(base: Array(base.prefix(400)), in: directory)
+      writer.mergePolicy = MergePolicy(
+        floorDocuments: 10, segmentsPerTier: 2, maximumMergeAtOnce: 3)
+      var held = Array(base.prefix(400))
+      for batch in batches {
+        try writer.add(contentsOf: batch.prefix(30))
+        held += batch.prefix(30)
+        try writer.commit()
+      }
+      writer.waitForMerges()
+      let pending = index.mergedFiles.segments
+      #expect(!pending.isEmpty, "a merge wrote its segment")
+      let pendingNames = Set(pending.values.flatMap { $0.files.map(\.name) })
+      for name in pendingNames {
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path))
+      }
+      let before = try Self.files(in: directory)
+      try writer.commit()
+      let after = try Self.files(in: directory)
+      let written = after.subtracting(before)
+      #expect(written.isSubset(of: pendingNames), "only the merges' files are new: \(written)")
+      #expect(index.mergedFiles.segments.isEmpty)
+      let reopened = try DiscoverIndex.open(at: directory)
+      #expect(reopened.documentCount == held.count)
+      #expect(reopened.statistics.segments == index.statistics.segments)
+      let words = Array(LiveIndexTests.queryWords(held).prefix(20))
+      try SegmentWriterTests.expectSameAnswers(reopened, index, queries: words)
+      _ = consume writer
+      #expect(try reopened.makeWriter().documentCount == held.count)
+    }
+  }
+}
