@@ -182,6 +182,7 @@ struct IndexManifest: Sendable, Equatable {
       default: return .failure(ManifestDamage("a segment has two \(parts[0]) lines"))
       }
     }
+    guard !manifest.segments.isEmpty else { return .failure(ManifestDamage("it names no segment")) }
     return .success(manifest)
   }
 

@@ -234,6 +234,9 @@ struct SegmentCommitTests {
     #expect(throws: ManifestDamage.self) { try IndexManifest.parse(sealed(swapped)).get() }
     let twice = text + lines[3] + "\n"
     #expect(throws: ManifestDamage.self) { try IndexManifest.parse(sealed(twice)).get() }
+    // A whole manifest of no segment would open an index of nothing.
+    let empty = lines[0] + "\n" + lines[1] + "\n"
+    #expect(throws: ManifestDamage.self) { try IndexManifest.parse(sealed(empty)).get() }
     manifest.segments[0].deletes?.file = "deletes-../x.del"
     #expect(throws: ManifestDamage.self) { try IndexManifest.parse(manifest.bytes).get() }
   }
