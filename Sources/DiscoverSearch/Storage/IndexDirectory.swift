@@ -376,10 +376,13 @@ enum IndexDirectory {
     do {
       let written = merged?.segments ?? [:]
       for (index, segment) in set.segments.enumerated() {
+        // A merge's files are named only while they are there as it wrote them (a save
+        // into the directory, which keeps no merge's files, may have removed them).
         let known =
           committed[segment.lineage]
-          ?? written[segment.lineage].map {
-            CommittedSegment(entry: $0, deletedCount: -1, countsVersion: 0)
+          ?? written[segment.lineage].flatMap { entry in
+            entry.files.allSatisfy { isWhole($0, in: directory) }
+              ? CommittedSegment(entry: entry, deletedCount: -1, countsVersion: 0) : nil
           }
         let entry = try writes.entry(
           of: segment, number: index, deletions: set.deletions[index], known: known)
@@ -506,6 +509,13 @@ enum IndexDirectory {
     func documentsNowOnDisk() {
       for (slot, file) in documents { slot.value = .file(file) }
     }
+  }
+
+  /// Whether `file` is in `directory`, a regular file of its size.
+  private static func isWhole(_ file: (name: String, bytes: Int), in directory: URL) -> Bool {
+    var status = stat()
+    return stat(directory.appendingPathComponent(file.name).path, &status) == 0
+      && status.st_mode & S_IFMT == S_IFREG && Int(exactly: status.st_size) == file.bytes
   }
 
   /// A step of a commit that tests make fail, as a full disk or a failing device would

@@ -314,3 +314,32 @@ extension SegmentCommitTests {
     }
   }
 }
+
+extension SegmentCommitTests {
+  /// A merge's files that are gone by the next commit (removed from outside) are not named:
+  /// the commit writes the merged segment itself, and the directory opens whole.
+  @Test func aMergesMissingFilesAreWrittenByTheCommit() throws {
+    let (base, batches) = try SegmentWriterTests.batches(count: 6, seed: 47)
+    try PersistenceTests.withTemporaryDirectory { directory in
+      var (index, writer) = try Self.committedWriter(base: Array(base.prefix(400)), in: directory)
+      writer.mergePolicy = MergePolicy(
+        floorDocuments: 10, segmentsPerTier: 2, maximumMergeAtOnce: 3)
+      var held = Array(base.prefix(400))
+      for batch in batches {
+        try writer.add(contentsOf: batch.prefix(30))
+        held += batch.prefix(30)
+        try writer.commit()
+      }
+      writer.waitForMerges()
+      let pending = index.mergedFiles.segments
+      try #require(!pending.isEmpty)
+      for name in pending.values.flatMap({ $0.files.map(\.name) }) {
+        try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+      }
+      try writer.commit()
+      let reopened = try DiscoverIndex.open(at: directory)
+      #expect(reopened.statistics.generation == index.statistics.generation)
+      #expect(reopened.documentCount == held.count)
+    }
+  }
+}
