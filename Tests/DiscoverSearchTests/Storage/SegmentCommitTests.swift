@@ -343,3 +343,63 @@ extension SegmentCommitTests {
     }
   }
 }
+
+extension SegmentCommitTests {
+  /// Random rounds of adds, updates, deletes and count changes, each committed (merges on
+  /// a task of their own) or only published: after every commit the reopened directory
+  /// counts and matches as the writer's index, and a writer of it holds the same documents.
+  @Test(arguments: [51, 52] as [UInt64])
+  func randomChangesReopenAsCommitted(seed: UInt64) throws {
+    let (base, batches) = try SegmentWriterTests.batches(count: 8, seed: seed)
+    var random = SplitMix64(seed: seed)
+    try PersistenceTests.withTemporaryDirectory { directory in
+      var (index, writer) = try Self.committedWriter(base: Array(base.prefix(300)), in: directory)
+      writer.mergePolicy = MergePolicy(floorDocuments: 20, segmentsPerTier: 2)
+      var held = Array(base.prefix(300))
+      let words = Array(LiveIndexTests.queryWords(base + batches.flatMap { $0 }).prefix(12))
+      for (round, batch) in batches.enumerated() {
+        let added = Array(batch.prefix(25))
+        try writer.add(contentsOf: added)
+        held += added
+        for _ in 0..<5 {
+          let position = Int(random.next() % UInt64(held.count))
+          _ = writer.delete(id: held[position].id)
+          held.remove(at: position)
+        }
+        for _ in 0..<5 {
+          let position = Int(random.next() % UInt64(held.count))
+          held[position] = LiveIndexTests.retitled(held[position], with: words, random: &random)
+          _ = try writer.update(held[position])
+        }
+        for _ in 0..<10 {
+          let position = Int(random.next() % UInt64(held.count))
+          guard case .video(var video) = held[position] else { continue }
+          video.viewCount = Int(random.next() % 1_000_000)
+          held[position] = .video(video)
+          try writer.updateCounts(CountUpdate(id: video.id, viewCount: video.viewCount))
+        }
+        if round % 3 == 2 {
+          try writer.publish()
+          continue
+        }
+        try writer.commit()
+        let reopened = try DiscoverIndex.open(at: directory)
+        #expect(reopened.documentCount == index.documentCount, "round \(round)")
+        #expect(reopened.documentCount == held.filter { $0.kind != .effect }.count)
+        try DeletionTests.expectSameMatches(reopened, index, queries: words)
+      }
+      writer.waitForMerges()
+      try writer.commit()
+      _ = consume writer
+      let reopened = try DiscoverIndex.open(at: directory)
+      var next = try reopened.makeWriter()
+      #expect(next.documentCount == held.count)
+      for document in held {
+        let stored = next.store.document(id: document.id)
+        #expect(stored == document, "\(document.id)")
+      }
+      try DeletionTests.expectSameMatches(
+        reopened, try DiscoverIndex.build(from: held), queries: words)
+    }
+  }
+}
