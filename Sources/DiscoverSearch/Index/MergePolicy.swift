@@ -21,7 +21,8 @@ import Foundation
 /// A delete or an update marks the published document deleted in its segment. A segment
 /// whose deleted share passes ``deletedDocumentsAllowance`` is merged on its own when no
 /// tier needs a merge (Lucene's `deletesPctAllowed`), which leaves its deleted documents
-/// behind; so do the merges of tiers. The commit after a merge writes the merged segment.
+/// behind; so do the merges of tiers. A merge on a task of its own writes its segment into
+/// the index's directory, for the next commit to name.
 public struct MergePolicy: Sendable, Hashable {
   /// Segments smaller than this count as this many documents when tiers are formed, so
   /// that tiny segments merge eagerly (Lucene's `floorSegmentMB`).
