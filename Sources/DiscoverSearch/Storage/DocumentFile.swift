@@ -59,6 +59,20 @@ final class DocumentSlot: Sendable {
   }
 }
 
+extension IndexManifest.CheckedFile {
+  /// The manifest's line of a written documents file.
+  init(_ file: DocumentFile) {
+    self.init(file: file.name, bytes: file.bytes, checksum: file.checksum)
+  }
+}
+
+extension DocumentFile {
+  /// The documents file a manifest line names in `directory`.
+  init(_ file: IndexManifest.CheckedFile, in directory: URL) {
+    self.init(name: file.file, directory: directory, bytes: file.bytes, checksum: file.checksum)
+  }
+}
+
 /// A committed file of documents: their records (``DocumentRecord``), each after its length
 /// as a LEB128 varint, in the order of ``StoredDocuments``. The manifest naming it holds its
 /// size and CRC-32C, which a read checks.

@@ -378,11 +378,12 @@ enum IndexDirectory {
       for (index, segment) in set.segments.enumerated() {
         // A merge's files are named only while they are there as it wrote them (a save
         // into the directory, which keeps no merge's files, may have removed them).
+        // A merge wrote no deletes or counts file (versions start at 1).
         let known =
           committed[segment.lineage]
           ?? written[segment.lineage].flatMap { entry in
             entry.files.allSatisfy { isWhole($0, in: directory) }
-              ? CommittedSegment(entry: entry, deletedCount: -1, countsVersion: 0) : nil
+              ? CommittedSegment(entry: entry, deletedCount: 0, countsVersion: 0) : nil
           }
         let entry = try writes.entry(
           of: segment, number: index, deletions: set.deletions[index], known: known)
@@ -428,13 +429,7 @@ enum IndexDirectory {
         // A merge's segment, written beside the commits, keeps its documents in memory
         // until a commit names its files.
         if case .memory = segment.documents.value, let file = known.entry.documents {
-          documents.append(
-            (
-              segment.documents,
-              DocumentFile(
-                name: file.file, directory: directory, bytes: file.bytes,
-                checksum: file.checksum)
-            ))
+          documents.append((segment.documents, DocumentFile(file, in: directory)))
         }
       } else {
         let name = name("segment-", number, ".dsearch")
@@ -486,8 +481,7 @@ enum IndexDirectory {
       case .unavailable, .segments: return nil
       case .file(let file)
       where file.directory.standardizedFileURL == directory.standardizedFileURL:
-        return IndexManifest.CheckedFile(
-          file: file.name, bytes: file.bytes, checksum: file.checksum)
+        return IndexManifest.CheckedFile(file)
       case .file(let file): held = try file.read()
       case .memory(let documents): held = documents
       }
@@ -496,7 +490,7 @@ enum IndexDirectory {
         held, name: name("documents-", number, ".docs"), in: directory)
       paths.append(file.path)
       documents.append((segment.documents, file))
-      return IndexManifest.CheckedFile(file: file.name, bytes: file.bytes, checksum: file.checksum)
+      return IndexManifest.CheckedFile(file)
     }
 
     /// Removes every file written, after a failure.

@@ -135,10 +135,7 @@ extension DiscoverIndex {
         try opened[entry.file]
         ?? IndexSnapshot.load(fromFile: path, verification: verification)
       if let documents = entry.documents, opened[entry.file] == nil {
-        snapshot.documents.value = .file(
-          DocumentFile(
-            name: documents.file, directory: directory, bytes: documents.bytes,
-            checksum: documents.checksum))
+        snapshot.documents.value = .file(DocumentFile(documents, in: directory))
       }
       segments.append(snapshot)
       deletions.append(

@@ -45,8 +45,7 @@ final class MergedSegmentFiles: Sendable {
       let size = try IndexDirectory.writeSegment(segment, to: path, in: directory)
       let file = try DocumentFile.write(documents, name: "documents-\(stem).docs", in: directory)
       var entry = IndexManifest.Segment(file: segmentName, bytes: size)
-      entry.documents = IndexManifest.CheckedFile(
-        file: file.name, bytes: file.bytes, checksum: file.checksum)
+      entry.documents = IndexManifest.CheckedFile(file)
       state.withLock { $0.segments[segment.lineage] = entry }
     } catch {
       unlink(path)

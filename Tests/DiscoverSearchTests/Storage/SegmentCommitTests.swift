@@ -276,33 +276,40 @@ extension SegmentCommitTests {
 }
 
 extension SegmentCommitTests {
+  /// A directory of 400 documents and six batches of 30 committed by a writer whose merges
+  /// run on a task of their own, once they are done: the index, its writer, the documents
+  /// held, and the files of the segments the merges wrote (at least one).
+  static func mergedWithoutCommit(seed: UInt64, in directory: URL) throws -> (
+    index: DiscoverIndex, writer: IndexWriter, held: [Document], pending: Set<String>
+  ) {
+    let (base, batches) = try SegmentWriterTests.batches(count: 6, seed: seed)
+    var (index, writer) = try committedWriter(base: Array(base.prefix(400)), in: directory)
+    writer.mergePolicy = MergePolicy(floorDocuments: 10, segmentsPerTier: 2, maximumMergeAtOnce: 3)
+    var held = Array(base.prefix(400))
+    for batch in batches {
+      try writer.add(contentsOf: batch.prefix(30))
+      held += batch.prefix(30)
+      try writer.commit()
+    }
+    writer.waitForMerges()
+    let pending = Set(index.mergedFiles.segments.values.flatMap { $0.files.map(\.name) })
+    try #require(!pending.isEmpty, "a merge wrote its segment")
+    return (index, writer, held, pending)
+  }
+
   /// A merge on a task of its own writes its segment into the directory as it finishes; the
   /// next commit names those files instead of writing the segment, and the commits' cleanups
   /// keep them until then.
   @Test func aBackgroundMergeWritesItsSegmentForTheNextCommit() throws {
-    let (base, batches) = try SegmentWriterTests.batches(count: 6, seed: 43)
     try PersistenceTests.withTemporaryDirectory { directory in
-      var (index, writer) = try Self.committedWriter(base: Array(base.prefix(400)), in: directory)
-      writer.mergePolicy = MergePolicy(
-        floorDocuments: 10, segmentsPerTier: 2, maximumMergeAtOnce: 3)
-      var held = Array(base.prefix(400))
-      for batch in batches {
-        try writer.add(contentsOf: batch.prefix(30))
-        held += batch.prefix(30)
-        try writer.commit()
-      }
-      writer.waitForMerges()
-      let pending = index.mergedFiles.segments
-      #expect(!pending.isEmpty, "a merge wrote its segment")
-      let pendingNames = Set(pending.values.flatMap { $0.files.map(\.name) })
-      for name in pendingNames {
+      var (index, writer, held, pending) = try Self.mergedWithoutCommit(seed: 43, in: directory)
+      for name in pending {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path))
       }
       let before = try Self.files(in: directory)
       try writer.commit()
-      let after = try Self.files(in: directory)
-      let written = after.subtracting(before)
-      #expect(written.isSubset(of: pendingNames), "only the merges' files are new: \(written)")
+      let written = try Self.files(in: directory).subtracting(before)
+      #expect(written.isSubset(of: pending), "only the merges' files are new: \(written)")
       #expect(index.mergedFiles.segments.isEmpty)
       let reopened = try DiscoverIndex.open(at: directory)
       #expect(reopened.documentCount == held.count)
@@ -313,27 +320,13 @@ extension SegmentCommitTests {
       #expect(try reopened.makeWriter().documentCount == held.count)
     }
   }
-}
 
-extension SegmentCommitTests {
   /// A merge's files that are gone by the next commit (removed from outside) are not named:
   /// the commit writes the merged segment itself, and the directory opens whole.
   @Test func aMergesMissingFilesAreWrittenByTheCommit() throws {
-    let (base, batches) = try SegmentWriterTests.batches(count: 6, seed: 47)
     try PersistenceTests.withTemporaryDirectory { directory in
-      var (index, writer) = try Self.committedWriter(base: Array(base.prefix(400)), in: directory)
-      writer.mergePolicy = MergePolicy(
-        floorDocuments: 10, segmentsPerTier: 2, maximumMergeAtOnce: 3)
-      var held = Array(base.prefix(400))
-      for batch in batches {
-        try writer.add(contentsOf: batch.prefix(30))
-        held += batch.prefix(30)
-        try writer.commit()
-      }
-      writer.waitForMerges()
-      let pending = index.mergedFiles.segments
-      try #require(!pending.isEmpty)
-      for name in pending.values.flatMap({ $0.files.map(\.name) }) {
+      var (index, writer, held, pending) = try Self.mergedWithoutCommit(seed: 47, in: directory)
+      for name in pending {
         try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
       }
       try writer.commit()
