@@ -141,11 +141,18 @@ extension DiscoverIndex {
       deletions.append(
         try entry.deletes.map { file in
           try SegmentDeletesFile.decode(
-            try read(file, in: directory), of: snapshot, name: file.file)
+            try read(
+              file, in: directory,
+              maximumBytes: SegmentDeletesFile.maximumBytes(of: snapshot)),
+            of: snapshot, name: file.file)
         } ?? .none)
       patches.append(
         try entry.counts.map { file in
-          try SegmentCountsFile.decode(try read(file, in: directory), of: snapshot, name: file.file)
+          try SegmentCountsFile.decode(
+            try read(
+              file, in: directory,
+              maximumBytes: SegmentCountsFile.maximumBytes(of: snapshot)),
+            of: snapshot, name: file.file)
         } ?? [])
     }
     // One segment as it was built keeps its own documents; otherwise a writer gathers
@@ -166,13 +173,15 @@ extension DiscoverIndex {
     return (set, committed)
   }
 
-  /// The bytes of `file`, checked against the size and checksum its manifest gives.
-  private static func read(_ file: IndexManifest.CheckedFile, in directory: URL)
-    throws(SearchError) -> [UInt8]
-  {
+  /// The bytes of `file`, checked against the size and checksum its manifest gives; a file
+  /// past `maximumBytes` (what its segment can need) is refused before it is read.
+  private static func read(
+    _ file: IndexManifest.CheckedFile, in directory: URL, maximumBytes: Int
+  ) throws(SearchError) -> [UInt8] {
     let path = directory.appendingPathComponent(file.file).path
     let advice = "rebuild the index with `discover index`"
-    let bytes = try RegularFile.read(path, maximumBytes: file.bytes, advice: advice)
+    let bytes = try RegularFile.read(
+      path, maximumBytes: min(file.bytes, maximumBytes), advice: advice)
     guard bytes.count == file.bytes,
       bytes.withUnsafeBytes({ CRC32C.checksum($0) }) == file.checksum
     else {

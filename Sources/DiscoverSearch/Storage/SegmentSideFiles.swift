@@ -9,6 +9,12 @@ import Foundation
 enum SegmentDeletesFile {
   static let magic = Array("DSDELET1".utf8)
 
+  /// The largest file a segment can need: every kind's words.
+  static func maximumBytes(of segment: IndexSnapshot) -> Int {
+    magic.count
+      + DocumentKind.allCases.reduce(0) { $0 + 4 + max(1, (segment.count(of: $1) + 63) / 64) * 8 }
+  }
+
   static func encode(_ deletions: SegmentDeletions) -> [UInt8] {
     var bytes = magic
     for kind in DocumentKind.allCases {
@@ -59,9 +65,18 @@ enum SegmentDeletesFile {
 enum SegmentCountsFile {
   static let magic = Array("DSCOUNT1".utf8)
 
+  /// The largest file a segment can need: every count column of every document.
+  static func maximumBytes(of segment: IndexSnapshot) -> Int {
+    magic.count + 4
+      + CountKinds.columns.reduce(0) { $0 + segment.count(of: $1.kind) * patchBytes }
+  }
+
+  /// The bytes of one patch: column, document, value.
+  private static let patchBytes = 13
+
   static func encode(_ patches: [CountPatch]) -> [UInt8] {
     var bytes = magic
-    bytes.reserveCapacity(magic.count + 4 + patches.count * 13)
+    bytes.reserveCapacity(magic.count + 4 + patches.count * patchBytes)
     BinaryLayout.append(UInt32(patches.count), to: &bytes)
     for patch in patches {
       let column = CountKinds.columns.firstIndex { $0.column == patch.column }!
@@ -83,7 +98,7 @@ enum SegmentCountsFile {
       .corruptIndex, "\(name) does not fit its segment; rebuild the index with `discover index`")
     var reader = BinaryLayout.Reader(bytes)
     guard reader.take(magic.count).elementsEqual(magic), let count = reader.uint32(),
-      reader.remaining == Int(count) * 13
+      reader.remaining == Int(count) * patchBytes
     else { throw damaged }
     var patches: [CountPatch] = []
     patches.reserveCapacity(Int(count))

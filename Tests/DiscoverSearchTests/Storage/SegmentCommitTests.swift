@@ -396,3 +396,38 @@ extension SegmentCommitTests {
     }
   }
 }
+
+extension SegmentCommitTests {
+  /// A deletes or counts file far larger than its segment can need (a 64 GiB sparse file,
+  /// its size in a re-checksummed manifest) is refused before anything is allocated for it.
+  @Test(arguments: ["deletes", "counts"])
+  func aHugeSideFileIsRefusedUnread(kind: String) throws {
+    let base = Array(try SegmentWriterTests.batches(count: 1, seed: 53).base.prefix(200))
+    let video = try #require(
+      base.lazy.compactMap { if case .video(let video) = $0 { video } else { nil } }.first)
+    try PersistenceTests.withTemporaryDirectory { directory in
+      var (_, writer) = try Self.committedWriter(base: base, in: directory)
+      _ = writer.delete(id: base[1].id)
+      try writer.updateCounts(CountUpdate(id: video.id, viewCount: 5))
+      try writer.commit()
+      var manifest = try Self.newestManifest(in: directory)
+      var file = try #require(
+        kind == "deletes" ? manifest.segments[0].deletes : manifest.segments[0].counts)
+      let handle = try FileHandle(forWritingTo: directory.appendingPathComponent(file.file))
+      try handle.truncate(atOffset: 64 << 30)
+      try handle.close()
+      file.bytes = 64 << 30
+      if kind == "deletes" {
+        manifest.segments[0].deletes = file
+      } else {
+        manifest.segments[0].counts = file
+      }
+      try Data(manifest.bytes).write(
+        to: directory.appendingPathComponent(
+          IndexManifest.fileName(generation: manifest.generation)))
+      let error = #expect(throws: SearchError.self) { _ = try DiscoverIndex.open(at: directory) }
+      #expect(error?.code == .corruptIndex, "\(error?.message ?? "")")
+      _ = consume writer
+    }
+  }
+}
