@@ -23,6 +23,9 @@ final class SegmentSet: Sendable {
   let normalizations: [[SegmentNormalization?]]
   /// Each type's index-wide default popularity pivot, computed on first use.
   private let pivots = Lock<[SearchResultType: Double]>([:])
+  /// Every segment's static factors for the settings and origins searched lately, so that a
+  /// search looks its settings up once per type, not once per segment.
+  private let factorSets = Lock<[(key: StaticFactorCache.Key, factors: [StaticFactors?])]>([])
   /// The lexicon of every segment's terms, merged on first use (with one segment, that
   /// segment's own).
   private let mergedLexicon = Lock<TermLexicon?>(nil)
@@ -360,6 +363,28 @@ final class SegmentSet: Sendable {
   func indexPivot(of type: SearchResultType) -> Double? {
     guard segments.count > 1 else { return nil }
     return defaultPivot(of: type)
+  }
+
+  /// Each segment's static factors of `type` under `ranking` at `now` (`nil` for a segment
+  /// without documents of the type), from each segment's ``StaticFactorCache``.
+  func staticFactors(
+    of type: SearchResultType, ranking: RankingOptions, now: Date
+  ) -> [StaticFactors?] {
+    let key = StaticFactorCache.Key(
+      type: type, options: ranking, now: now, indexPivot: indexPivot(of: type))
+    if let known = factorSets.withLock({ sets in sets.first { $0.key == key }?.factors }) {
+      return known
+    }
+    let factors = segments.map { segment in
+      segment.partition(type).documentCount > 0
+        ? segment.staticFactors.factors(snapshot: segment, key: key) : nil
+    }
+    factorSets.withLock { sets in
+      sets.removeAll { $0.key == key }
+      sets.append((key, factors))
+      if sets.count > 8 { sets.removeFirst() }
+    }
+    return factors
   }
 
   /// Lucene `FeatureField`'s default pivot over every segment: the geometric mean of

@@ -155,11 +155,34 @@ final class StaticFactors: @unchecked Sendable {
 /// busy index computes them at most once a minute. The default popularity pivots, which do
 /// not depend on the origin, are kept apart and computed once per type.
 final class StaticFactorCache: Sendable {
-  private struct Key: Hashable {
+  /// What a type's factors depend on: the signal settings that apply to it and the origin.
+  struct Key: Hashable, Sendable {
     var type: SearchResultType
     var popularity: PopularityOptions
     var recency: RecencyOptions
     var originSeconds: Int64
+
+    /// The key of `type`'s factors under `options` at `now`. `indexPivot`, when given, is
+    /// the popularity pivot where the options set none: a segment's factors use the whole
+    /// index's (``SegmentSet``), not its own.
+    init(type: SearchResultType, options: RankingOptions, now: Date, indexPivot: Double?) {
+      // Only videos have dates: other types ignore recency and the origin.
+      var recency = options.recency
+      recency.origin = nil
+      let originSeconds = type == .video ? options.recency.originSeconds(now: now) : 0
+      if type != .video { recency = RecencyOptions(weight: 0) }
+      var popularity = options.popularity
+      if popularity.pivots.count > 1 || (popularity.pivots.first.map { $0.key != type } ?? false) {
+        popularity.pivots = popularity.pivots.filter { $0.key == type }
+      }
+      if let indexPivot, !(popularity.pivots[type].map { $0.isFinite && $0 > 0 } ?? false) {
+        popularity.pivots[type] = indexPivot
+      }
+      self.type = type
+      self.popularity = popularity
+      self.recency = recency
+      self.originSeconds = originSeconds
+    }
   }
 
   private let entries = Lock<[(key: Key, factors: StaticFactors)]>([])
@@ -169,34 +192,26 @@ final class StaticFactorCache: Sendable {
   /// minute need not repeat it.
   private let defaultPivots = Lock<[SearchResultType: Double]>([:])
 
-  /// The factors for `type` under `options` at `now`, computed on a miss. `indexPivot`, when
-  /// given, is the popularity pivot where the options set none: a segment's factors use the
-  /// whole index's (``SegmentSet``), not its own.
+  /// The factors for `type` under `options` at `now`, computed on a miss. `indexPivot` is
+  /// as ``Key/init(type:options:now:indexPivot:)`` takes it.
   func factors(
     snapshot: IndexSnapshot, type: SearchResultType, options: RankingOptions, now: Date,
     indexPivot: Double? = nil
   ) -> StaticFactors {
-    // Only videos have dates: other types ignore recency and the origin.
-    var recency = options.recency
-    recency.origin = nil
-    let originSeconds = type == .video ? options.recency.originSeconds(now: now) : 0
-    if type != .video { recency = RecencyOptions(weight: 0) }
-    var popularity = options.popularity
-    if popularity.pivots.count > 1 || (popularity.pivots.first.map { $0.key != type } ?? false) {
-      popularity.pivots = popularity.pivots.filter { $0.key == type }
-    }
-    if let indexPivot, !(popularity.pivots[type].map { $0.isFinite && $0 > 0 } ?? false) {
-      popularity.pivots[type] = indexPivot
-    }
-    let key = Key(
-      type: type, popularity: popularity, recency: recency, originSeconds: originSeconds)
+    factors(
+      snapshot: snapshot,
+      key: Key(type: type, options: options, now: now, indexPivot: indexPivot))
+  }
+
+  /// The factors of `key`, computed on a miss.
+  func factors(snapshot: IndexSnapshot, key: Key) -> StaticFactors {
     if let hit = entries.withLock({ entries in entries.first { $0.key == key }?.factors }) {
       return hit
     }
     let computed = StaticFactors(
-      snapshot: snapshot, type: type, popularity: popularity, recency: recency,
-      originSeconds: originSeconds,
-      defaultPivot: { defaultPivot(snapshot: snapshot, type: type) })
+      snapshot: snapshot, type: key.type, popularity: key.popularity, recency: key.recency,
+      originSeconds: key.originSeconds,
+      defaultPivot: { defaultPivot(snapshot: snapshot, type: key.type) })
     entries.withLock { entries in
       entries.removeAll { $0.key == key }
       entries.append((key, computed))

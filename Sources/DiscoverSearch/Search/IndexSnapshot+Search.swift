@@ -391,21 +391,23 @@ extension SegmentSet {
       let rerankWindow =
         page.usesCardWindow(type)
         ? min(ranking.rerankWindow, PageRequest.cardWindow) : ranking.rerankWindow
+      // Static factors only rank: a type whose hits are not asked for is only counted.
+      let factors =
+        ranking.usesStaticSignals && limit > 0
+        ? staticFactors(of: type, ranking: ranking, now: now) : nil
+      func searcher(_ index: Int) -> TypeSearcher {
+        self.searcher(
+          of: type, in: index, ranking: ranking, factors: factors?[index] ?? nil,
+          nameLengths: nameLengths)
+      }
       let result =
         segments.count == 1
-        ? searcher(
-          of: type, in: 0, ranking: ranking, now: now, nameLengths: nameLengths,
-          ranks: limit > 0
-        ).search(
+        ? searcher(0).search(
           terms: plans[0], phrases: plan.phrases, matching: plan.matching, limit: limit,
           after: page.afters[type.index], rerankWindow: rerankWindow,
           mayMatchExactly: mayMatchExactly)
         : SegmentedTypeSearch(
-          searchers: segments.indices.map {
-            searcher(
-              of: type, in: $0, ranking: ranking, now: now, nameLengths: nameLengths,
-              ranks: limit > 0)
-          }, starts: starts[type.index], terms: plans,
+          searchers: segments.indices.map(searcher), starts: starts[type.index], terms: plans,
           phrases: plan.phrases, matching: plan.matching
         )?.search(
           limit: limit, after: page.afters[type.index], rerankWindow: rerankWindow,
@@ -427,25 +429,18 @@ extension SegmentSet {
     return outcome
   }
 
-  /// The searcher of `type` in segment `index`, with its static factors when it `ranks`
-  /// hits (rather than only counting them).
+  /// The searcher of `type` in segment `index`, with its static `factors` (`nil` when hits
+  /// are only counted, or the signals are off).
   private func searcher(
-    of type: SearchResultType, in index: Int, ranking: RankingOptions, now: Date,
-    nameLengths: NameLengths, ranks: Bool
+    of type: SearchResultType, in index: Int, ranking: RankingOptions, factors: StaticFactors?,
+    nameLengths: NameLengths
   ) -> TypeSearcher {
-    let segment = segments[index]
-    let partition = segment.partition(type)
-    let factors =
-      ranking.usesStaticSignals && partition.documentCount > 0 && ranks
-      ? segment.staticFactors.factors(
-        snapshot: segment, type: type, options: ranking, now: now, indexPivot: indexPivot(of: type))
-      : nil
-    return TypeSearcher(
-      partition: partition, k1: ranking.clampedK1, weights: ranking.weights(for: type),
-      usesImpactOrders: ranking.usesImpactOrders, factors: factors,
-      matchQuality: ranking.matchQuality, nameLengths: nameLengths.lengths(of: type),
-      tagKey: nameLengths.tagKey, normalization: normalizations[index][type.index],
-      deleted: deletions[index].of(type),
+    TypeSearcher(
+      partition: segments[index].partition(type), k1: ranking.clampedK1,
+      weights: ranking.weights(for: type), usesImpactOrders: ranking.usesImpactOrders,
+      factors: factors, matchQuality: ranking.matchQuality,
+      nameLengths: nameLengths.lengths(of: type), tagKey: nameLengths.tagKey,
+      normalization: normalizations[index][type.index], deleted: deletions[index].of(type),
       deletedMatchCache: deletedMatchCaches[index][type.index])
   }
 
@@ -475,42 +470,46 @@ extension SegmentSet {
           selected: selected)
       ]
     }
-    var plans = try segments.indices.map { index in
-      try segments[index].termPlans(
-        in: segments[index].partition(type), termIDs: termIDs[index], weights: weights,
-        selected: selected)
-    }
-    guard let first = plans.first else { return plans }
-    // Each alternative's document frequency over every segment, flat: term `t`'s
-    // alternative `a` at `offsets[t] + a`.
+    // Pass 1: each alternative's posting list in each segment (flat: segment `s`, term
+    // `t`, alternative `a` at `s * width + offsets[t] + a`, -1 where the segment lacks it)
+    // and its document frequency summed over the segments.
     var offsets: [Int] = []
-    offsets.reserveCapacity(first.count)
-    var total = 0
-    for term in first.indices {
-      offsets.append(total)
-      total += termIDs[0][selected[term]].count
+    offsets.reserveCapacity(selected.count)
+    var width = 0
+    for term in selected {
+      offsets.append(width)
+      width += termIDs[0][term].count
     }
-    var frequencies = [Int](repeating: 0, count: total)
-    for (index, segmentPlans) in plans.enumerated() {
-      let lists = segments[index].partition(type).postings.lists
-      for (term, plan) in segmentPlans.enumerated() {
-        for alternative in plan.alternatives {
-          frequencies[offsets[term] + alternative.alternative] += Int(
-            lists[alternative.listIndex].documentFrequency)
+    var lists = [Int](repeating: -1, count: width * segments.count)
+    var frequencies = [Int](repeating: 0, count: width)
+    for (index, segment) in segments.enumerated() {
+      let postings = segment.partition(type).postings
+      for (slot, term) in selected.enumerated() {
+        for (alternative, id) in termIDs[index][term].enumerated() {
+          guard let id, let list = try postings.checkedListIndex(for: id) else { continue }
+          lists[index * width + offsets[slot] + alternative] = list
+          frequencies[offsets[slot] + alternative] += Int(postings.lists[list].documentFrequency)
         }
       }
     }
+    // Pass 2: the plans, with idfs from the summed frequencies.
     let statistics = self.statistics[type.index]
     let idfs = frequencies.map { statistics.idf(documentFrequency: $0) }
-    for index in plans.indices {
-      for term in plans[index].indices {
-        for slot in plans[index][term].alternatives.indices {
-          let alternative = plans[index][term].alternatives[slot].alternative
-          plans[index][term].alternatives[slot].idf = idfs[offsets[term] + alternative]
+    return segments.indices.map { index in
+      selected.enumerated().map { slot, term in
+        var alternatives: [AlternativePlan] = []
+        for alternative in termIDs[index][term].indices {
+          let flat = offsets[slot] + alternative
+          let list = lists[index * width + flat]
+          guard list >= 0 else { continue }
+          alternatives.append(
+            AlternativePlan(
+              listIndex: list, idf: idfs[flat],
+              weight: weights.isEmpty ? 1 : weights[term][alternative], alternative: alternative))
         }
+        return TermPlan(alternatives: alternatives, queryTerm: term)
       }
     }
-    return plans
   }
 
   /// Brings what the result cards of a page read into the cache, segment by segment
