@@ -15,7 +15,8 @@ import Synchronization
 /// tasks at once while one writer commits: each search runs on the snapshot that was
 /// current when it started.
 public final class DiscoverIndex: Sendable {
-  private let current: Lock<SegmentSet>
+  /// The segments searches read, and their generation.
+  private let current: Lock<(segments: SegmentSet, generation: UInt64)>
   /// The directory this index was opened from or last saved to, and its commit.
   let source = Lock<IndexSource?>(nil)
   /// Reusable search buffers, shared by every snapshot of this index.
@@ -35,7 +36,7 @@ public final class DiscoverIndex: Sendable {
   }
 
   init(segments: SegmentSet) {
-    current = Lock(segments)
+    current = Lock((segments, 1))
     // Build the analysis tables now (a few milliseconds, once per process) rather than in
     // the first search.
     Analyzer.prepare()
@@ -89,7 +90,22 @@ public final class DiscoverIndex: Sendable {
 
   /// The current segments.
   var segments: SegmentSet {
+    current.withLock { $0.segments }
+  }
+
+  /// The current segments and their ``generation``, read together.
+  var published: (segments: SegmentSet, generation: UInt64) {
     current.withLock { $0 }
+  }
+
+  /// The number of the segments searches read now: 1 for a new or opened index, one more
+  /// at every change they see (a publish, a commit, a merge swapped in, a refresh that
+  /// found a newer commit). A cache keyed by it never serves an answer of older segments.
+  ///
+  /// It counts in this process only: two processes reading one directory number their
+  /// states apart.
+  public var generation: UInt64 {
+    current.withLock { $0.generation }
   }
 
   /// The current snapshot of an index whose segments are merged into one.
@@ -105,7 +121,7 @@ public final class DiscoverIndex: Sendable {
 
   /// Swaps in new segments; searches already running keep the old ones.
   func publish(_ segments: SegmentSet) {
-    current.withLock { $0 = segments }
+    current.withLock { $0 = (segments, $0.generation + 1) }
   }
 
   /// Replaces `inputs` by `merged`, their merge, if they are all still published (a
@@ -117,10 +133,12 @@ public final class DiscoverIndex: Sendable {
     _ inputs: [IndexSnapshot], with merged: IndexSnapshot,
     deletedAtStart: [SegmentDeletions] = []
   ) -> Bool {
-    current.withLock { set in
-      guard let replaced = set.replacing(inputs, with: merged, deletedAtStart: deletedAtStart)
+    current.withLock { current in
+      guard
+        let replaced = current.segments.replacing(
+          inputs, with: merged, deletedAtStart: deletedAtStart)
       else { return false }
-      set = replaced
+      current = (replaced, current.generation + 1)
       return true
     }
   }

@@ -82,12 +82,22 @@ public struct SearchError: Error, Sendable, CustomStringConvertible {
   public var message: String
   /// The error from a lower layer that caused this one, if any.
   public var underlying: (any Error & Sendable)?
+  /// For ``Code/rateLimited``: how long to wait before the request would be admitted (an
+  /// HTTP `Retry-After`); `nil` otherwise.
+  public var retryAfter: Duration?
 
   /// Creates an error.
   public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
     self.code = code
     self.message = message
     self.underlying = underlying
+  }
+
+  /// A ``Code/rateLimited`` error: the request may be sent again after `retryAfter`.
+  public static func rateLimited(_ message: String, retryAfter: Duration) -> SearchError {
+    var error = SearchError(.rateLimited, message)
+    error.retryAfter = retryAfter
+    return error
   }
 
   public var description: String {

@@ -36,16 +36,42 @@ extension DiscoverIndex {
     ranking: RankingOptions = RankingOptions(), matching: MatchingOptions = MatchingOptions(),
     explain: Bool = false
   ) throws -> SearchResponse {
-    guard limit > 0 && limit <= Self.maximumSearchLimit else {
+    try search(
+      SearchRequest(
+        query, in: tab, limit: limit, after: cursor, matching: matching, ranking: ranking,
+        explain: explain))
+  }
+
+  /// Runs a search request: ``search(_:in:limit:after:ranking:matching:explain:)`` with its
+  /// parameters in one value, and a work budget (``SearchBudget``).
+  ///
+  /// A search checks for cancellation between its steps (each result type, each fallback)
+  /// and throws `CancellationError` when the task running it is cancelled.
+  ///
+  /// - Throws: As ``search(_:in:limit:after:ranking:matching:explain:)``, and
+  ///   `CancellationError` when cancelled.
+  public func search(_ request: SearchRequest) throws -> SearchResponse {
+    try searchReportingGeneration(request).response
+  }
+
+  /// ``search(_:)`` and the ``generation`` of the segments it searched, which a cache keys
+  /// its answer by.
+  package func searchReportingGeneration(
+    _ request: SearchRequest
+  ) throws -> (response: SearchResponse, generation: UInt64) {
+    guard request.limit > 0 && request.limit <= Self.maximumSearchLimit else {
       throw SearchError(
-        .invalidArgument, "search limit must be 1...\(Self.maximumSearchLimit), got \(limit)")
+        .invalidArgument,
+        "search limit must be 1...\(Self.maximumSearchLimit), got \(request.limit)")
     }
-    let segments = self.segments
-    return try workspaces.withWorkspace { workspace in
+    let (segments, generation) = published
+    let response = try workspaces.withWorkspace { workspace in
       try segments.search(
-        query, in: tab, limit: limit, after: cursor, ranking: ranking, matching: matching,
-        explain: explain, workspace: workspace)
+        request.text, in: request.tab, limit: request.limit, after: request.cursor,
+        ranking: request.ranking, matching: request.matching, explain: request.explain,
+        budget: request.budget, workspace: workspace)
     }
+    return (response, generation)
   }
 }
 
@@ -53,7 +79,7 @@ extension SegmentSet {
   func search(
     _ query: String, in tab: SearchTab, limit: Int, after cursor: SearchCursor?,
     ranking: RankingOptions, matching: MatchingOptions = MatchingOptions(), explain: Bool = false,
-    workspace: SearchWorkspace
+    budget: SearchBudget = .unlimited, workspace: SearchWorkspace
   ) throws -> SearchResponse {
     let sanitized = QuerySanitizer.sanitize(query)
     var parsed = QueryParser.parse(sanitized, using: workspace)
@@ -90,8 +116,10 @@ extension SegmentSet {
       ranking.rerankWindow > 0 && RankingOptions.sanitized(ranking.matchQuality.exactness) > 0
       ? NameLengths(query: sanitized, workspace: workspace) : .none
     var plan = RunPlan(selected: everyTerm, phrases: parsed.phrases, matching: .all)
+    var meter = BudgetMeter(budget)
     var outcome = try run(
-      termIDs: termIDs, weights: expansion.weights, plan: plan, page: page, ranking: ranking,
+      meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+      ranking: ranking,
       now: now, nameLengths: nameLengths)
     var didYouMean: String?
     let typos = matching.typoTolerance
@@ -116,7 +144,8 @@ extension SegmentSet {
         didYouMean = correctedExpansion.didYouMean(parsed: corrected, lexicon: lexicon)
         let correctedIDs = self.termIDs(of: corrected, expansion: correctedExpansion)
         let correctedOutcome = try run(
-          termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan, page: page,
+          meter: &meter, termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan,
+          page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
         // Without more hits, the corrections still help the partial matches below.
         parsed = corrected
@@ -135,19 +164,19 @@ extension SegmentSet {
       if !known.isEmpty && known.count < everyTerm.count {
         plan = RunPlan(selected: known, phrases: [], matching: .all)
         outcome = try run(
-          termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+          meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
       if outcome.totalCount == 0 && !asTyped.isEmpty && asTyped.count < known.count {
         plan = RunPlan(selected: asTyped, phrases: [], matching: .all)
         outcome = try run(
-          termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+          meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
       if outcome.totalCount == 0 && known.count >= 2 {
         plan = RunPlan(selected: known, phrases: [], matching: .any)
         outcome = try run(
-          termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
+          meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
           ranking: ranking, now: now, nameLengths: nameLengths)
       }
       // No fallback found anything: no result matches only some words.
@@ -198,7 +227,7 @@ extension SegmentSet {
     return SearchResponse(
       query: sanitized, tab: tab, results: results, facets: outcome.facets,
       totalHits: totalHits, nextCursor: nextCursor, matchedAllTerms: matchedAllTerms,
-      didYouMean: didYouMean)
+      didYouMean: didYouMean, isPartial: meter.isExhausted)
   }
 
   /// A hit placed on a page.
@@ -359,18 +388,29 @@ extension SegmentSet {
     /// Whether the Top tab's other types were already searched deep enough for the last
     /// section.
     var fillsRest = false
+    /// Whether the budget left a type out.
+    var isPartial = false
   }
 
+  /// One pass of the search over every type: each type's hits and count, in a step of the
+  /// budget of its own (a type the budget refuses is left out, the outcome partial).
+  ///
+  /// - Throws: `CancellationError` when the task is cancelled, checked before each type.
   private func run(
-    termIDs: [[[TermID?]]], weights: [[Float]], plan: RunPlan, page: PageRequest,
-    ranking: RankingOptions, now: Date, nameLengths: NameLengths
+    meter: inout BudgetMeter, termIDs: [[[TermID?]]], weights: [[Float]], plan: RunPlan,
+    page: PageRequest, ranking: RankingOptions, now: Date, nameLengths: NameLengths
   ) throws -> Outcome {
     var outcome = Outcome(
       hits: Array(repeating: [], count: 4), facets: FacetCounts(), totalCount: 0)
     var page = page
     for type in SearchResultType.allCases {
+      try Task.checkCancellation()
       let plans = try termPlans(
         of: type, termIDs: termIDs, weights: weights, selected: plan.selected)
+      guard meter.admits(postings: plannedPostings(of: type, plans: plans)) else {
+        outcome.isPartial = true
+        continue
+      }
       var limit = page.limits[type.index]
       let showsOnlyCards = page.showsOnlyCards(of: type, fillsRest: outcome.fillsRest)
       var mayMatchExactly = true
@@ -442,6 +482,17 @@ extension SegmentSet {
       nameLengths: nameLengths.lengths(of: type), tagKey: nameLengths.tagKey,
       normalization: normalizations[index][type.index], deleted: deletions[index].of(type),
       deletedMatchCache: deletedMatchCaches[index][type.index])
+  }
+
+  /// The postings `plans` (per segment) may read in `type`: the sum of their lists'
+  /// document frequencies, what a step costs a ``SearchBudget``.
+  private func plannedPostings(of type: SearchResultType, plans: [[TermPlan]]) -> Int {
+    var total = 0
+    for (index, segmentPlans) in plans.enumerated() {
+      let postings = segments[index].partition(type).postings
+      for plan in segmentPlans { total += plan.cost(in: postings) }
+    }
+    return total
   }
 
   /// Per segment, the term ids of every alternative of `parsed` (`nil` where the segment's

@@ -222,6 +222,9 @@ public struct SearchResponse: Sendable, Hashable {
   /// for a word itself in fewer documents than the threshold when a few hits matched.
   /// `nil` when no word changes.
   public var didYouMean: String? = nil
+  /// Whether the search's ``SearchBudget`` ran out before every step ran: the results are
+  /// the best of what was searched, and the facet counts of the types left out are 0.
+  public var isPartial = false
 
   /// A response with no results.
   public static func empty(query: String, tab: SearchTab) -> SearchResponse {

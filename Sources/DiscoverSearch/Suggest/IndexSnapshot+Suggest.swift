@@ -38,6 +38,19 @@ extension DiscoverIndex {
     }
   }
 
+  /// Completions for a request: ``suggestions(forPrefix:limit:userID:analytics:options:)``
+  /// with its parameters in one value.
+  ///
+  /// - Throws: ``SearchError/Code/invalidArgument`` when the request's limit is outside
+  ///   1...100.
+  public func suggestions(
+    _ request: SuggestRequest, analytics: QueryAnalytics? = nil
+  ) throws -> [Suggestion] {
+    try suggestions(
+      forPrefix: request.prefix, limit: request.limit, userID: request.userID,
+      analytics: analytics, options: request.options)
+  }
+
   /// Builds what suggestions and searches otherwise build on the first call that needs them,
   /// if the current snapshot does not have it yet: the sorted term dictionary and phrase
   /// dictionary (suggestions, prefix search, typo correction) and the exact name filters

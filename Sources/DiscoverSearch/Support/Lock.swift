@@ -8,16 +8,20 @@ import Synchronization
 /// `-sanitize=thread` every value a `Mutex` guards was reported as raced on. This lock
 /// tells it after taking and before releasing the lock (the lock's own address names it).
 /// Without the sanitizer the annotations are a test of a null function pointer each.
-struct Lock<Value: ~Copyable>: ~Copyable {
-  private let mutex: Mutex<Value>
+///
+/// `package`, and inlinable, so that `DiscoverService`'s limiter and caches take the same
+/// lock on their hot paths without a generic call across modules.
+package struct Lock<Value: ~Copyable>: ~Copyable {
+  @usableFromInline let mutex: Mutex<Value>
 
-  init(_ value: consuming sending Value) {
+  @inlinable
+  package init(_ value: consuming sending Value) {
     mutex = Mutex(value)
   }
 
   /// Calls `body` with the value, holding the lock.
-  @inline(__always)
-  borrowing func withLock<Result: ~Copyable, E: Error>(
+  @inlinable @inline(__always)
+  package borrowing func withLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     // SAFETY: the address only names the lock to the sanitizer and is never dereferenced;

@@ -155,6 +155,21 @@ extension TrendingContent {
   /// The largest page a list returns.
   public static let maximumListLimit = 1_000
 
+  /// A page of a trending list for a request: ``list(_:region:limit:after:)`` with its
+  /// parameters in one value, the limit checked rather than trusted.
+  ///
+  /// - Throws: ``SearchError/Code/invalidArgument`` for a limit outside
+  ///   1...``maximumListLimit`` or a cursor of another list or region.
+  public func list(_ request: TrendingRequest) throws(SearchError) -> TrendingPage {
+    guard (1...Self.maximumListLimit).contains(request.limit) else {
+      throw SearchError(
+        .invalidArgument,
+        "a trending list's limit must be 1 to \(Self.maximumListLimit), not \(request.limit)")
+    }
+    return try list(
+      request.type, region: request.region, limit: request.limit, after: request.cursor)
+  }
+
   /// One page of a trending list, best first.
   ///
   /// - Parameters:
