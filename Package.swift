@@ -8,6 +8,7 @@ let package = Package(
   name: "DiscoverSearch",
   products: [
     .library(name: "DiscoverSearch", targets: ["DiscoverSearch"]),
+    .library(name: "DiscoverService", targets: ["DiscoverService"]),
     .executable(name: "discover", targets: ["discover"]),
     .executable(name: "discover-bench", targets: ["discover-bench"]),
   ],
@@ -45,6 +46,13 @@ let package = Package(
       dependencies: ["CCRC32C", "CICU", "CPrefetch", "CSanitizer", "CSQLite"],
       path: "Sources/DiscoverSearch"
     ),
+    // What a service puts between its handlers and the index: rate limits, result caches,
+    // debouncing and budgets, so that the core never learns about callers.
+    .target(
+      name: "DiscoverService",
+      dependencies: ["DiscoverSearch"],
+      path: "Sources/DiscoverService"
+    ),
     // The CLI's logic, a library so that tests can run its commands in-process.
     .target(
       name: "DiscoverCLI",
@@ -64,12 +72,12 @@ let package = Package(
     .executableTarget(
       name: "discover-bench",
       // DiscoverCLI for the progress line and the number formatting the CLI prints.
-      dependencies: ["DiscoverSearch", "DiscoverCLI", "SyntheticCorpus"],
+      dependencies: ["DiscoverSearch", "DiscoverService", "DiscoverCLI", "SyntheticCorpus"],
       path: "Benchmarks/discover-bench"
     ),
     .testTarget(
       name: "DiscoverSearchTests",
-      dependencies: ["DiscoverSearch", "DiscoverCLI", "SyntheticCorpus"],
+      dependencies: ["DiscoverSearch", "DiscoverService", "DiscoverCLI", "SyntheticCorpus"],
       path: "Tests/DiscoverSearchTests"
     ),
   ],

@@ -29,12 +29,14 @@ struct BenchmarkOptions {
   var eventCount: Int?
   /// Whether to time the index as a service starts it (`--live`).
   var measuresLive = false
+  /// Whether to measure the service layer (`--service`).
+  var measuresService = false
 
   static let usage = """
     usage: discover-bench [--corpus FILE | --docs N [--seed S]] [--queries FILE]
                           [--write-corpus FILE] [--write-queries FILE] [--json FILE]
                           [--query-count N] [--suggest-count N] [--passes N] [--no-verify]
-                          [--slowest N] [--memory] [--events N] [--live]
+                          [--slowest N] [--memory] [--events N] [--live] [--service]
 
     With no arguments, indexes the embedded corpus (corpus/youtube_trending.jsonl) and runs
     its generated query mix (searches and completions), printing a table.
@@ -57,6 +59,9 @@ struct BenchmarkOptions {
                             judge the lists against what was planted
       --live                time opening the saved index to its first search, and the
                             first completion after an open (median of 5 opens)
+      --service             time searches on one and two threads, rate limiter checks
+                            with 1,000,000 clients, and the result cache on a Zipf
+                            stream of the queries
 
     DISCOVER_BENCH_DUMP=FILE writes each search query's median µs (blended, text-only), tab
     and text; DISCOVER_BENCH_SUGGEST_DUMP=FILE each suggest query's median µs (typo
@@ -110,6 +115,7 @@ struct BenchmarkOptions {
       case "--memory": options.showsMemory = true
       case "--events": options.eventCount = try integer(flag, minimum: 1)
       case "--live": options.measuresLive = true
+      case "--service": options.measuresService = true
       case "--help", "-h":
         print(usage)
         exit(0)

@@ -29,6 +29,8 @@ struct BenchmarkReport {
   var trending: TrendingWorkload.Result?
   /// Opening and first answers, with `--live`.
   var live: LiveWorkload.Result?
+  /// The service layer, with `--service`.
+  var service: ServiceWorkload.Result? = nil
 
   var documentsPerSecond: Double { indexSeconds > 0 ? Double(documents) / indexSeconds : 0 }
 
@@ -146,6 +148,27 @@ struct BenchmarkReport {
         ]
       }
     }
+    if let service {
+      rows += [
+        (
+          "searches / s, 1 and 2 threads",
+          "\(TextFormatting.grouped(Int(service.searchQPS1.rounded()))) and "
+            + "\(TextFormatting.grouped(Int(service.searchQPS2.rounded()))) "
+            + "(\(number(service.searchQPS2 / max(service.searchQPS1, 1e-9), 2))x)"
+        ),
+        (
+          "rate limiter checks / s, 1 thread",
+          "\(TextFormatting.grouped(Int(service.limiterChecksPerSecond.rounded()))) "
+            + "(\(TextFormatting.grouped(service.limiterKeys)) clients)"
+        ),
+        (
+          "result cache on a Zipf stream",
+          "hit p50 \(number(service.cacheHitP50Micros, 2)) µs, hit ratio "
+            + "\(number(service.cacheHitRatio * 100, 1))% "
+            + "(\(TextFormatting.grouped(service.cacheRequests)) requests)"
+        ),
+      ]
+    }
     return "\n" + Self.markdownTable(header: ("measure", "value"), rows: rows)
   }
 
@@ -235,6 +258,16 @@ struct BenchmarkReport {
         writer.field("tieredP99Ratio", tiered.p99Ratio)
         writer.field("deletedP50Ratio", tiered.deletedP50Ratio)
       }
+      writer.endObject()
+    }
+    if let service {
+      writer.key("service")
+      writer.beginObject()
+      writer.field("searchQPS1", service.searchQPS1)
+      writer.field("searchQPS2", service.searchQPS2)
+      writer.field("limiterChecksPerSecond", service.limiterChecksPerSecond)
+      writer.field("cacheHitP50Micros", service.cacheHitP50Micros)
+      writer.field("cacheHitRatio", service.cacheHitRatio)
       writer.endObject()
     }
     writer.endObject()

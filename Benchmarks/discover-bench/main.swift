@@ -85,6 +85,10 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
     ).run()
   }
 
+  let service =
+    try options.measuresService
+    ? ServiceWorkload(index: index, queries: searchQueries, progress: progress).run() : nil
+
   let report = BenchmarkReport(
     corpus: corpusName, documents: indexing.documentCount, indexSeconds: indexing.seconds,
     commitSeconds: indexing.commitSeconds,
@@ -97,7 +101,7 @@ func runBenchmark(_ options: BenchmarkOptions) throws -> Bool {
     memoryBytesWithSuggestions: memoryBytes + (index.memoryBytes - reopenedBytes),
     suggest: suggestQueries.isEmpty ? nil : suggest.latency,
     suggestNoTypos: suggestQueries.isEmpty ? nil : suggest.comparisonLatency, trending: trending,
-    live: live)
+    live: live, service: service)
   progress.clear()
   print(report.table)
   if indexing.corpusIssues > 0 { print("corpus lines skipped: \(indexing.corpusIssues)") }
