@@ -18,9 +18,14 @@ struct SearchServiceTests {
       wall.withLock { $0 += seconds }
     }
 
+    /// The default configuration but for the budget's time limit, which would make an
+    /// answer depend on the machine's speed (under the thread sanitizer, 250 ms is short).
+    static let untimed = SearchService.Configuration(
+      budget: SearchBudget(maximumPostings: 20_000_000))
+
     func service(
       _ index: DiscoverIndex, trending: TrendingContent? = nil,
-      configuration: SearchService.Configuration = SearchService.Configuration()
+      configuration: SearchService.Configuration = Clocks.untimed
     ) -> SearchService {
       SearchService(
         index: index, trending: trending, configuration: configuration,
@@ -90,7 +95,7 @@ struct SearchServiceTests {
   @Test func aClientOverItsRateIsRefusedWithTheWait() async throws {
     let index = try Self.index()
     let clocks = Clocks()
-    var configuration = SearchService.Configuration()
+    var configuration = Clocks.untimed
     configuration.limits = RateLimiter.Limits(
       search: RateLimit(requestsPerSecond: 2, burst: 3),
       completion: RateLimit(requestsPerSecond: 20, burst: 10),
@@ -114,7 +119,7 @@ struct SearchServiceTests {
 
   @Test func partialAnswersAreReturnedButNotCached() async throws {
     let index = try RealCorpus.load().index
-    var configuration = SearchService.Configuration()
+    var configuration = Clocks.untimed
     configuration.budget = SearchBudget(maximumPostings: 1)
     let service = Clocks().service(index, configuration: configuration)
     let first = try await service.search(SearchRequest("music"), from: ClientKey("a"))
