@@ -138,7 +138,11 @@ struct ChangeCommand {
             "; the first \(TextFormatting.counted($0, "document")) were committed"
           }
             ?? "; nothing was changed"),
-        hints: ["Fix the line, or add --skip-bad-lines to skip bad lines and add the rest."],
+        hints: [
+          CommandError.badLineHint(
+            error.message,
+            otherwise: "Fix the line, or add --skip-bad-lines to skip bad lines and add the rest.")
+        ],
         code: CommandError.Code(error.code))
     } catch let error as SearchError {
       throw CommandError(error, context: "cannot read the corpus")

@@ -142,6 +142,15 @@ package struct CommandError: Error, Equatable {
 }
 
 extension CommandError {
+  /// The hint after a bad line of a JSON Lines file: `otherwise`, unless the library says
+  /// the line stops a load under either policy (a line longer than the limit), which
+  /// `--skip-bad-lines` cannot skip.
+  static func badLineHint(_ message: String, otherwise: String) -> String {
+    guard message.hasSuffix("under either policy.") else { return otherwise }
+    return "Check that the file is JSON Lines, one object per line of at most 16 MiB: "
+      + "--skip-bad-lines does not skip a line this long."
+  }
+
   /// A library error met while running, with the library's message (which says what to fix)
   /// and the caller's hints for this situation; the error's code is the library's.
   init(_ error: SearchError, context: String? = nil, hints: [String] = []) {

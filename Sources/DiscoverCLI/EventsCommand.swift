@@ -44,7 +44,11 @@ struct EventsCommand {
         TextFormatting.removingAdvice(
           " Fix the line, or record with the skip policy", from: error.message),
         hints: [
-          "Fix the line, or add --skip-bad-lines to skip bad lines, count them and record the rest. Nothing was recorded."
+          CommandError.badLineHint(
+            error.message,
+            otherwise:
+              "Fix the line, or add --skip-bad-lines to skip bad lines, count them and record the rest. Nothing was recorded."
+          )
         ], code: CommandError.Code(error.code))
     } catch let error as SearchError {
       throw CommandError(error, context: "cannot read the event file")

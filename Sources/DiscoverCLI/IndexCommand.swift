@@ -59,7 +59,11 @@ struct IndexCommand {
         TextFormatting.removingAdvice(
           " Fix the line, or load with the skip policy", from: error.message),
         hints: [
-          "Fix the line, or add --skip-bad-lines to skip bad lines, count them and index the rest."
+          CommandError.badLineHint(
+            error.message,
+            otherwise:
+              "Fix the line, or add --skip-bad-lines to skip bad lines, count them and index the rest."
+          )
         ], code: CommandError.Code(error.code))
     } catch let error as SearchError {
       progress.clear()

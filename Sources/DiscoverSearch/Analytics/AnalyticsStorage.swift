@@ -14,6 +14,9 @@ import Foundation
 ///   deletes events older than ``retentionHalfLives`` baseline half-lives, then replays the
 ///   rest into fresh aggregates, O(n) in the events kept. Normalized queries are stored with
 ///   each event, so replaying does not analyze text again.
+/// - **Read-only files.** A file this process may not write, or one in a directory it may not
+///   write, opens to read only: nothing is deleted, older events are left out of the replay
+///   instead, and every write throws `SQLITE_READONLY` with a message naming the file.
 final class AnalyticsStorage {
   /// Marks a DiscoverSearch analytics file: "DSAA" in ASCII, 0x44534141.
   static let applicationID: Int64 = 0x4453_4141
@@ -28,23 +31,57 @@ final class AnalyticsStorage {
   static let retentionHalfLives = 10.0
 
   private let database: SQLiteDatabase
-  private let begin: SQLiteStatement
-  private let commit: SQLiteStatement
-  private let rollback: SQLiteStatement
-  private let insertSearch: SQLiteStatement
-  private let insertClick: SQLiteStatement
-  private let deleteRecent: SQLiteStatement
-  private let insertRecent: SQLiteStatement
-  private let trimRecent: SQLiteStatement
-  private let clearRecent: SQLiteStatement
+  /// The file's path, for messages.
+  private let path: String
+  /// Events before this time (seconds since the landmark) are not replayed.
+  private let oldestKept: TimeInterval
+  /// Whether the file holds the schema (a read-only file may be empty).
+  private let hasSchema: Bool
+  /// The statements that write, or `nil` when this process may only read the file: a
+  /// read-only file, or one in a directory it may not write (where SQLite keeps its `-wal`,
+  /// `-shm` and journal files). Reads work as usual then; every write throws.
+  private let writes: Writes?
 
-  /// Opens or creates the file, checks its format and deletes expired events.
+  /// The compiled statements of the writes.
+  private struct Writes {
+    let begin: SQLiteStatement
+    let commit: SQLiteStatement
+    let rollback: SQLiteStatement
+    let insertSearch: SQLiteStatement
+    let insertClick: SQLiteStatement
+    let deleteRecent: SQLiteStatement
+    let insertRecent: SQLiteStatement
+    let trimRecent: SQLiteStatement
+    let clearRecent: SQLiteStatement
+  }
+
+  /// Opens or creates the file, checks its format and deletes expired events; a file this
+  /// process may not write, or one in a directory it may not write, is opened to read only.
   ///
   /// - Parameters:
-  ///   - path: The database file; created if missing.
-  ///   - retainedSince: Events before this time (seconds since the landmark) are deleted.
+  ///   - path: The database file; created if missing (and its directory writable).
+  ///   - retainedSince: Events before this time (seconds since the landmark) are deleted,
+  ///     or in a read-only file left out when replaying.
   init(path: String, retainedSince oldestKept: TimeInterval) throws(SQLiteError) {
+    self.path = path
+    self.oldestKept = oldestKept
+    do throws(SQLiteError) {
+      (database, writes) = try Self.openForWriting(path, retainedSince: oldestKept)
+      hasSchema = true
+    } catch let error where error.isReadOnlyFile && FileManager.default.fileExists(atPath: path) {
+      (database, hasSchema) = try Self.openForReading(path)
+      writes = nil
+    }
+  }
+
+  private static func openForWriting(_ path: String, retainedSince oldestKept: TimeInterval)
+    throws(SQLiteError) -> (SQLiteDatabase, Writes)
+  {
     let database = try SQLiteDatabase(path: path)
+    // SQLite opens a file it may not write to read only, without an error.
+    guard !database.isReadOnly else {
+      throw SQLiteError.readOnly("the file is read-only")
+    }
     database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
     // Read the header before changing anything: a file of another program stays untouched.
     // (A file that is not a database fails here, with SQLITE_NOTADB.)
@@ -62,39 +99,60 @@ final class AnalyticsStorage {
         try database.execute(Self.schema)
       }
     }
-    self.database = database
-    self.begin = begin
-    self.commit = commit
-    self.rollback = rollback
+    let writes = Writes(
+      begin: begin, commit: commit, rollback: rollback,
+      insertSearch: try database.prepare(
+        """
+        INSERT INTO search_events (normalized, display, user_id, time, result_count)
+        VALUES (?1, ?2, ?3, ?4, ?5)
+        """),
+      insertClick: try database.prepare(
+        """
+        INSERT INTO click_events (normalized, result_id, user_id, time) VALUES (?1, ?2, ?3, ?4)
+        """),
+      deleteRecent: try database.prepare(
+        "DELETE FROM recent_searches WHERE user_id = ?1 AND normalized = ?2"),
+      // A new row's id is above every row's id, so (time, id) orders ties by recording.
+      insertRecent: try database.prepare(
+        """
+        INSERT INTO recent_searches (user_id, normalized, display, time) VALUES (?1, ?2, ?3, ?4)
+        """),
+      trimRecent: try database.prepare(
+        """
+        DELETE FROM recent_searches WHERE id IN (
+          SELECT id FROM recent_searches WHERE user_id = ?1
+          ORDER BY time DESC, id DESC LIMIT -1 OFFSET ?2)
+        """),
+      clearRecent: try database.prepare("DELETE FROM recent_searches WHERE user_id = ?1"))
 
-    insertSearch = try database.prepare(
-      """
-      INSERT INTO search_events (normalized, display, user_id, time, result_count)
-      VALUES (?1, ?2, ?3, ?4, ?5)
-      """)
-    insertClick = try database.prepare(
-      """
-      INSERT INTO click_events (normalized, result_id, user_id, time) VALUES (?1, ?2, ?3, ?4)
-      """)
-    deleteRecent = try database.prepare(
-      "DELETE FROM recent_searches WHERE user_id = ?1 AND normalized = ?2")
-    // A new row's id is above every row's id, so (time, id) orders ties by recording.
-    insertRecent = try database.prepare(
-      """
-      INSERT INTO recent_searches (user_id, normalized, display, time) VALUES (?1, ?2, ?3, ?4)
-      """)
-    trimRecent = try database.prepare(
-      """
-      DELETE FROM recent_searches WHERE id IN (
-        SELECT id FROM recent_searches WHERE user_id = ?1
-        ORDER BY time DESC, id DESC LIMIT -1 OFFSET ?2)
-      """)
-    clearRecent = try database.prepare("DELETE FROM recent_searches WHERE user_id = ?1")
-
-    try transaction { () throws(SQLiteError) in
+    try Self.transaction(begin, commit, rollback) { () throws(SQLiteError) in
       try database.prepare("DELETE FROM search_events WHERE time < ?1").run(.real(oldestKept))
       try database.prepare("DELETE FROM click_events WHERE time < ?1").run(.real(oldestKept))
     }
+    return (database, writes)
+  }
+
+  /// Opens the file to read only, and whether it holds the schema. A database in
+  /// write-ahead-log mode whose directory this process may not write has no `-shm` file
+  /// SQLite could create, so it is read as immutable.
+  private static func openForReading(_ path: String) throws(SQLiteError) -> (
+    SQLiteDatabase, hasSchema: Bool
+  ) {
+    do throws(SQLiteError) {
+      let database = try SQLiteDatabase(path: path, access: .readOnly)
+      database.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds)
+      return (database, !(try Self.checkFormat(of: database)))
+    } catch let error where error.isReadOnlyFile {
+      let database = try SQLiteDatabase(path: path, access: .immutable)
+      return (database, !(try Self.checkFormat(of: database)))
+    }
+  }
+
+  /// The error of a write to a file this process may only read.
+  private var readOnlyError: SQLiteError {
+    SQLiteError.readOnly(
+      "the analytics database \(path) is read-only for this process (the file, or its directory where SQLite keeps its -wal and -shm files, cannot be written); make both writable to record, or only read from it"
+    )
   }
 
   /// Version 1: the event log and recent searches. Times are seconds since 2001-01-01 UTC
@@ -171,9 +229,15 @@ final class AnalyticsStorage {
   func load(into aggregates: inout AnalyticsAggregates, recent: inout RecentSearches)
     throws(SQLiteError)
   {
+    guard hasSchema else { return }
+    // Opening deleted older events from a file it may write; from one it may only read,
+    // they are left out here.
     try database.prepare(
-      "SELECT normalized, display, user_id, time, result_count FROM search_events ORDER BY id"
-    ).query { row in
+      """
+      SELECT normalized, display, user_id, time, result_count FROM search_events
+      WHERE time >= ?1 ORDER BY id
+      """
+    ).query(.real(oldestKept)) { row in
       let time = row.real(at: 3)
       guard let normalized = row.text(at: 0), !normalized.isEmpty, time.isFinite else { return }
       aggregates.recordSearch(
@@ -181,8 +245,9 @@ final class AnalyticsStorage {
         userID: row.text(at: 2), time: time,
         resultCount: Int(clamping: max(0, row.integer(at: 4))))
     }
-    try database.prepare("SELECT normalized, result_id FROM click_events ORDER BY id").query {
-      row in
+    try database.prepare(
+      "SELECT normalized, result_id FROM click_events WHERE time >= ?1 ORDER BY id"
+    ).query(.real(oldestKept)) { row in
       guard let normalized = row.text(at: 0), !normalized.isEmpty,
         let resultID = row.text(at: 1)
       else { return }
@@ -209,14 +274,15 @@ final class AnalyticsStorage {
     normalized: String, display: String, userID: String?, time: TimeInterval,
     resultCount: Int, recentLimit: Int?
   ) throws(SQLiteError) {
-    try transaction { () throws(SQLiteError) in
-      try insertSearch.run(
+    try transaction { (writes) throws(SQLiteError) in
+      try writes.insertSearch.run(
         .text(normalized), .text(display), userID.map { .text($0) } ?? .null, .real(time),
         .integer(Int64(resultCount)))
       if let userID, let recentLimit {
-        try deleteRecent.run(.text(userID), .text(normalized))
-        try insertRecent.run(.text(userID), .text(normalized), .text(display), .real(time))
-        try trimRecent.run(.text(userID), .integer(Int64(recentLimit)))
+        try writes.deleteRecent.run(.text(userID), .text(normalized))
+        try writes.insertRecent.run(
+          .text(userID), .text(normalized), .text(display), .real(time))
+        try writes.trimRecent.run(.text(userID), .integer(Int64(recentLimit)))
       }
     }
   }
@@ -225,28 +291,34 @@ final class AnalyticsStorage {
   func recordClick(normalized: String, resultID: String, userID: String?, time: TimeInterval)
     throws(SQLiteError)
   {
-    try transaction { () throws(SQLiteError) in
-      try insertClick.run(
+    try transaction { (writes) throws(SQLiteError) in
+      try writes.insertClick.run(
         .text(normalized), .text(resultID), userID.map { .text($0) } ?? .null, .real(time))
     }
   }
 
   /// Deletes one of a user's recent searches.
   func deleteRecentSearch(normalized: String, userID: String) throws(SQLiteError) {
-    try transaction { () throws(SQLiteError) in
-      try deleteRecent.run(.text(userID), .text(normalized))
+    try transaction { (writes) throws(SQLiteError) in
+      try writes.deleteRecent.run(.text(userID), .text(normalized))
     }
   }
 
   /// Deletes all of a user's recent searches.
   func clearRecentSearches(userID: String) throws(SQLiteError) {
-    try transaction { () throws(SQLiteError) in try clearRecent.run(.text(userID)) }
+    try transaction { (writes) throws(SQLiteError) in try writes.clearRecent.run(.text(userID)) }
   }
 
   // MARK: Transactions
 
-  private func transaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
-    try Self.transaction(begin, commit, rollback, body)
+  /// Runs `body` with the write statements in one transaction.
+  ///
+  /// - Throws: ``readOnlyError`` for a file this process may only read.
+  private func transaction(_ body: (Writes) throws(SQLiteError) -> Void) throws(SQLiteError) {
+    guard let writes else { throw readOnlyError }
+    try Self.transaction(writes.begin, writes.commit, writes.rollback) {
+      () throws(SQLiteError) in try body(writes)
+    }
   }
 
   /// Runs `body` between `BEGIN IMMEDIATE` (taking the write lock at once, so the busy

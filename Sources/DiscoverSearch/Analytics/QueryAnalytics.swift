@@ -91,6 +91,11 @@ public final class QueryAnalytics: Sendable {
   /// Opens the SQLite analytics file at `path`, creating it if missing, and reloads its
   /// events.
   ///
+  /// A file this process may not write, or one in a directory it may not write (SQLite keeps
+  /// its `-wal` and `-shm` files there), is opened to read only: trending searches, popular
+  /// queries, recent searches and click counts are read as usual, and every write (record,
+  /// delete, clear) throws ``SearchError/Code/io`` saying the file is read-only.
+  ///
   /// - Parameters:
   ///   - path: The database file. Its directory must exist; SQLite adds `-wal` and `-shm`
   ///     files next to it.

@@ -32,7 +32,8 @@ public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible {
     /// A date field holds a string that is not an ISO 8601 timestamp with a time zone
     /// (`2026-10-01T12:00:00Z`).
     case badDate(field: String, value: String)
-    /// The line is longer than the loader's limit (16 MiB), so it was not read.
+    /// The line is longer than the loader's limit (16 MiB): `bytes` of it were read without
+    /// finding its end. The loader throws it under either policy and reads no further.
     case lineTooLong(bytes: Int)
 
     /// The valid `type` values, for messages.
@@ -66,7 +67,7 @@ public struct CorpusIssue: Sendable, Hashable, CustomStringConvertible {
       case .badDate(let field, let value):
         "bad date \(quotedIssueValue(value)) in \(quotedIssueValue(field)) (expected an ISO 8601 timestamp such as 2026-10-01T12:00:00Z)"
       case .lineTooLong(let bytes):
-        "line of \(bytes) bytes is longer than the limit of \(JSONLinesReader.defaultMaximumLineLength >> 20) MiB (is the file JSON Lines, one document per line?)"
+        "line longer than the limit of \(JSONLinesReader.defaultMaximumLineLength >> 20) MiB (\(bytes) bytes read without finding its end; is the file JSON Lines, one document per line?)"
       }
     }
   }

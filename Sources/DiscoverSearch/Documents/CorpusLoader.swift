@@ -20,8 +20,10 @@ public enum CorpusErrorPolicy: Sendable, Hashable {
 /// ``Document`` or is reported as a ``CorpusIssue``: invalid JSON or UTF-8, not an object, a
 /// missing or unknown `type`, a missing or repeated `id` (ids are unique across all types,
 /// effects included; the later line is the bad one), a missing required field, a field of the wrong
-/// type, a negative count, a bad date, or a line longer than 16 MiB. Nothing is dropped
-/// silently. See ``Document/init(jsonLine:)`` for the field rules.
+/// type, a negative count, or a bad date. Nothing is dropped silently. A line longer than
+/// 16 MiB stops the load under either policy, as soon as its first 16 MiB are read: a file
+/// with such lines is not JSON Lines (`/dev/zero` has no line feed at all). See
+/// ``Document/init(jsonLine:)`` for the field rules.
 ///
 /// ```swift
 /// let report = try CorpusLoader.forEachDocument(at: url, policy: .skip) { document in
@@ -40,7 +42,8 @@ public enum CorpusLoader {
   /// - Returns: counts of documents and blank lines, and the issues found.
   /// - Throws: ``SearchError`` with code ``SearchError/Code/io`` when the file cannot be
   ///   opened or read, with code ``SearchError/Code/invalidDocument`` at the first bad line
-  ///   under ``CorpusErrorPolicy/stop``; and whatever `body` throws.
+  ///   under ``CorpusErrorPolicy/stop`` and at a line longer than 16 MiB under either
+  ///   policy; and whatever `body` throws.
   /// - Complexity: O(*n*) in the file's size; memory O(chunk + the number of documents) for
   ///   the ids.
   public static func forEachDocument(
@@ -75,8 +78,9 @@ public enum CorpusLoader {
   ///   - body: receives each valid document; an error it throws is rethrown unchanged.
   /// - Returns: counts of documents and blank lines, and the issues found.
   /// - Throws: ``SearchError`` with code ``SearchError/Code/invalidDocument`` at the first
-  ///   bad line under ``CorpusErrorPolicy/stop`` (the message calls the source "JSON Lines
-  ///   input"); and whatever `body` throws.
+  ///   bad line under ``CorpusErrorPolicy/stop`` and at a line longer than 16 MiB under
+  ///   either policy (the message calls the source "JSON Lines input"); and whatever `body`
+  ///   throws.
   /// - Complexity: O(*n*) in `bytes.count`.
   public static func forEachDocument(
     inJSONLines bytes: [UInt8], policy: CorpusErrorPolicy = .stop,
@@ -167,8 +171,11 @@ private struct CorpusLoadState {
       report.blankLineCount += 1
       return
     case .tooLong(let byteCount):
-      try reject(CorpusIssue(line: number, reason: .lineTooLong(bytes: byteCount)))
-      return
+      // Under either policy: the reader stopped, and what follows is not JSON Lines.
+      throw SearchError(
+        .invalidDocument,
+        "\(sourceName), line \(number): \(CorpusIssue.Reason.lineTooLong(bytes: byteCount)). "
+          + "A line this long stops the load under either policy.")
     case .text(let bytes):
       bytesRead += bytes.count + 1
       if number == Self.linesBeforeEstimate { reserveIDCapacity() }

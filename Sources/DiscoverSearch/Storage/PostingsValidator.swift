@@ -108,6 +108,12 @@ struct PostingsValidator {
       }
       let header = postings.bytes.base + offset
       let count = Int(header[0]) + 1
+      // The count byte can say 256, but decoders unpack into buffers of a block's 128, and
+      // random access finds a posting's block and slot from its rank, as if every block
+      // but the last were full.
+      guard count <= PostingBlock.capacity,
+        block == blockCount - 1 || count == PostingBlock.capacity
+      else { throw corrupt("a posting block holds the wrong number of postings") }
       let documentWidth = Int(header[1])
       var size = 2 + fieldCount + BitPacking.byteCount(count: count, width: documentWidth)
       guard documentWidth <= 32 else { throw corrupt("a posting block has a bad bit width") }

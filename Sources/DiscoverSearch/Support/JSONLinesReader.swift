@@ -15,8 +15,10 @@ enum JSONLinesLine {
   case text(UnsafeBufferPointer<UInt8>)
   /// A line holding nothing but spaces, tabs and carriage returns.
   case blank
-  /// A line longer than the reader's limit, skipped without being buffered whole; `byteCount`
-  /// is its full length.
+  /// A line longer than the reader's limit: `byteCount` of its bytes were read, more than the
+  /// limit, and the line may go on. The reader stops after it: a file whose lines are that
+  /// long is not JSON Lines (a source without line feeds, such as `/dev/zero`, would
+  /// otherwise be read forever), so the caller fails at once, whatever its policy.
   case tooLong(byteCount: Int)
 }
 
@@ -24,11 +26,12 @@ enum JSONLinesLine {
 ///
 /// Reads `chunkSize` bytes at a time into one buffer and hands over each complete line in
 /// place; a line that spans two chunks is moved to the front of the buffer and completed by
-/// the next read, and the buffer grows only for a line longer than a chunk. A line longer
-/// than `maximumLineLength` is skipped in streaming fashion and reported as
-/// ``JSONLinesLine/tooLong(byteCount:)``, so a file without line feeds never makes the
-/// reader hold more than about `maximumLineLength + chunkSize` bytes. Accepts LF and CRLF line
-/// ends, a UTF-8 byte order mark at the start, and a last line without a line feed.
+/// the next read, and the buffer grows only for a line longer than a chunk. As soon as a
+/// line is known to be longer than `maximumLineLength` it is reported as
+/// ``JSONLinesLine/tooLong(byteCount:)`` and reading stops, so a file without line feeds
+/// never makes the reader hold more than about `maximumLineLength + chunkSize` bytes, nor
+/// read on without end. Accepts LF and CRLF line ends, a UTF-8 byte order mark at the start,
+/// and a last line without a line feed.
 ///
 /// - Complexity: O(*n*) in the stream's length; memory O(`chunkSize` + the longest line kept).
 enum JSONLinesReader {
@@ -107,20 +110,14 @@ enum JSONLinesReader {
     var lineStart = 0
     var scanFrom = 0
     var lineNumber = 0
-    // While skipping a line longer than the limit: how many of its bytes were dropped so far.
-    var droppedLength: Int? = nil
     var isAtEnd = false
 
-    func emit(_ start: Int, _ end: Int) throws {
+    /// Hands over the line in `start..<end`; `false` when it was too long and reading stops.
+    func emit(_ start: Int, _ end: Int) throws -> Bool {
       lineNumber += 1
-      if let dropped = droppedLength {
-        droppedLength = nil
-        try body(lineNumber, .tooLong(byteCount: dropped + end - start))
-        return
-      }
       if end - start > maximumLineLength {
         try body(lineNumber, .tooLong(byteCount: end - start))
-        return
+        return false
       }
       var start = start
       var end = end
@@ -139,6 +136,7 @@ enum JSONLinesReader {
       } else {
         try body(lineNumber, .text(UnsafeBufferPointer(rebasing: buffer[start..<end])))
       }
+      return true
     }
 
     while true {
@@ -148,21 +146,23 @@ enum JSONLinesReader {
       {
         let newline = buffer.baseAddress!.distance(
           to: found.assumingMemoryBound(to: UInt8.self))
-        try emit(lineStart, newline)
+        guard try emit(lineStart, newline) else { return }
         lineStart = newline + 1
         scanFrom = lineStart
       }
       scanFrom = filled
       if isAtEnd {
-        if lineStart < filled || droppedLength != nil { try emit(lineStart, filled) }
+        if lineStart < filled { _ = try emit(lineStart, filled) }
         return
       }
-      // Keep the unfinished line: drop it if it is already too long, else move it to the front.
+      // Keep the unfinished line, moved to the front; one already too long ends the reading
+      // without waiting for a line feed that may never come.
       let pending = filled - lineStart
-      if droppedLength != nil || pending > maximumLineLength {
-        droppedLength = (droppedLength ?? 0) + pending
-        filled = 0
-      } else if lineStart > 0 {
+      if pending > maximumLineLength {
+        _ = try emit(lineStart, filled)
+        return
+      }
+      if lineStart > 0 {
         if pending > 0 {
           let base = buffer.baseAddress!
           base.update(from: base + lineStart, count: pending)

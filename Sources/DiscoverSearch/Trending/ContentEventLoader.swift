@@ -41,13 +41,15 @@ public struct EventLoadReport: Sendable, Hashable {
 /// out-of-range date, an empty or over-long id or region, or too many hashtags is reported
 /// with its line number; under ``CorpusErrorPolicy/stop`` the first one throws, under
 /// ``CorpusErrorPolicy/skip`` each is counted and the valid lines are all delivered.
-/// Unknown fields are ignored. The file is streamed in chunks.
+/// Unknown fields are ignored. The file is streamed in chunks; a line longer than 16 MiB
+/// throws under either policy as soon as its first 16 MiB are read.
 public enum ContentEventLoader {
   /// Calls `body` with each valid event of the file at `url`, in file order.
   ///
   /// - Throws: ``SearchError/Code/io`` when the file cannot be read; under
   ///   ``CorpusErrorPolicy/stop``, ``SearchError/Code/invalidArgument`` naming the first bad
-  ///   line; and whatever `body` throws.
+  ///   line, and under either policy naming a line longer than 16 MiB; and whatever `body`
+  ///   throws.
   /// - Complexity: O(n) in the file's size.
   public static func forEachEvent(
     at url: URL, policy: CorpusErrorPolicy = .stop, _ body: (ContentEvent) throws -> Void
@@ -168,9 +170,13 @@ private struct EventLoadState {
     case .blank:
       report.blankLineCount += 1
     case .tooLong(let byteCount):
-      try reject(
-        EventFileIssue(
-          line: number, reason: "the line is \(byteCount) bytes, too long for an event"))
+      // Under either policy: the reader stopped, and what follows is not JSON Lines.
+      throw SearchError(
+        .invalidArgument,
+        "\(sourceName), line \(number): the line is longer than the limit of "
+          + "\(JSONLinesReader.defaultMaximumLineLength >> 20) MiB (\(byteCount) bytes read "
+          + "without finding its end; is the file JSON Lines, one event per line?). A line "
+          + "this long stops the load under either policy.")
     case .text(let bytes):
       let event: ContentEvent
       do {

@@ -229,33 +229,35 @@ struct CorpusLoaderTests {
     #expect(report.issues.first?.line == 2)
   }
 
-  @Test(arguments: [1, 3, 16, 100, 4096])
-  func reportsOverlongLinesWithoutBufferingThem(_ chunkSize: Int) throws {
+  @Test(arguments: [1, 3, 16, 100, 4096], [CorpusErrorPolicy.stop, .skip])
+  func stopsAtAnOverlongLineUnderEitherPolicy(_ chunkSize: Int, _ policy: CorpusErrorPolicy) {
     let long =
       #"{"type":"video","id":"long","title":""# + String(repeating: "x", count: 500) + #""}"#
     let text = [Self.video, long, Self.user, long].joined(separator: "\n")
-    let (documents, report) = try Self.load(text, chunkSize: chunkSize, maximumLineLength: 200)
-    #expect(documents.map(\.id) == ["v1", "u1"])
-    let longLength = long.utf8.count
-    #expect(
-      report.issues == [
-        CorpusIssue(line: 2, reason: .lineTooLong(bytes: longLength)),
-        CorpusIssue(line: 4, reason: .lineTooLong(bytes: longLength)),
-      ])
+    var documents: [Document] = []
+    let error = #expect(throws: SearchError.self) {
+      try CorpusLoader.forEachDocument(
+        inJSONLines: Array(text.utf8), policy: policy, chunkSize: chunkSize,
+        maximumLineLength: 200
+      ) { documents.append($0) }
+    }
+    #expect(error?.code == .invalidDocument)
+    let prefix = "JSON Lines input, line 2: line longer than the limit"
+    #expect(error?.message.hasPrefix(prefix) == true)
+    #expect(documents.map(\.id) == ["v1"])
   }
 
   @Test func acceptsALineExactlyAtTheLimit() throws {
     let oneByteLonger = #"{"type":"video","id":"v2","title":"Dance!","viewCount":5}"#
     #expect(oneByteLonger.utf8.count == Self.video.utf8.count + 1)
     let (documents, report) = try Self.load(
-      "\(Self.video)\n\(oneByteLonger)\n\(Self.video)", chunkSize: 8,
-      maximumLineLength: Self.video.utf8.count)
+      "\(Self.video)\n\(Self.video)", chunkSize: 8, maximumLineLength: Self.video.utf8.count)
     #expect(documents.map(\.id) == ["v1"])
-    #expect(
-      report.issues == [
-        CorpusIssue(line: 2, reason: .lineTooLong(bytes: oneByteLonger.utf8.count)),
-        CorpusIssue(line: 3, reason: .duplicateID("v1", firstLine: 1)),
-      ])
+    #expect(report.issues == [CorpusIssue(line: 2, reason: .duplicateID("v1", firstLine: 1))])
+    #expect(throws: SearchError.self) {
+      try Self.load(
+        "\(Self.video)\n\(oneByteLonger)", chunkSize: 8, maximumLineLength: Self.video.utf8.count)
+    }
   }
 
   @Test func readsThousandsOfLinesAcrossSmallChunks() throws {
