@@ -37,10 +37,13 @@ struct SearchWorkload {
     let count = TextFormatting.counted(queries.count, "search", plural: "searches")
     progress?.update("Search: warming up, \(count)")
     for query in queries {
-      _ = try index.search(query.text, in: query.tab, limit: query.limit, ranking: ranking)
+      _ = try index.search(
+        query.text, in: query.tab, limit: query.limit, ranking: ranking,
+        matching: query.matching)
       if let comparisonRanking {
         _ = try index.search(
-          query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking)
+          query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking,
+          matching: query.matching)
       }
     }
     var samples = [[Double]](repeating: [], count: queries.count)
@@ -56,19 +59,22 @@ struct SearchWorkload {
         if comparisonFirst, let comparisonRanking {
           let start = Measurement.now()
           _ = try index.search(
-            query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking)
+            query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking,
+            matching: query.matching)
           comparisonSamples[number].append(Double(Measurement.now() - start) / 1_000)
         }
         let start = Measurement.now()
         let response = try index.search(
-          query.text, in: query.tab, limit: query.limit, ranking: ranking)
+          query.text, in: query.tab, limit: query.limit, ranking: ranking,
+          matching: query.matching)
         let elapsed = Measurement.now() - start
         samples[number].append(Double(elapsed) / 1_000)
         if pass == 0 { responses.append(response) }
         if !comparisonFirst, let comparisonRanking {
           let start = Measurement.now()
           _ = try index.search(
-            query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking)
+            query.text, in: query.tab, limit: query.limit, ranking: comparisonRanking,
+            matching: query.matching)
           comparisonSamples[number].append(Double(Measurement.now() - start) / 1_000)
         }
       }
@@ -133,7 +139,8 @@ struct SearchWorkload {
     }
     if let cursor = response.nextCursor,
       let next = try? index.search(
-        query.text, in: query.tab, limit: query.limit, after: cursor, ranking: ranking)
+        query.text, in: query.tab, limit: query.limit, after: cursor, ranking: ranking,
+        matching: query.matching)
     {
       let shown = Set(response.results.map { "\($0.type.rawValue)/\($0.id)" })
       if next.results.contains(where: { shown.contains("\($0.type.rawValue)/\($0.id)") }) {

@@ -66,7 +66,8 @@ struct ServiceWorkload {
         for step in queries.indices {
           let query = queries[(offset + step + pass) % queries.count]
           do {
-            _ = try index.search(query.text, in: query.tab, limit: query.limit)
+            _ = try index.search(
+              query.text, in: query.tab, limit: query.limit, matching: query.matching)
           } catch {
             failure.withLock { $0 = error }
             return

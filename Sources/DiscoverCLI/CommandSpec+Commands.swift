@@ -35,7 +35,7 @@ extension CommandSpec {
     summary: "Search an index: one query, or every query of a query file.",
     usage: [
       "search \"QUERY\" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--prefix] [--user ID] [--json] [--explain]",
-      "search --index DIR --queries FILE [--json] [--explain]",
+      "search --index DIR --queries FILE [--prefix] [--json] [--explain]",
     ],
     discussion: """
       Every word of QUERY is required; #tag matches hashtags and tagged videos, @name matches
@@ -54,7 +54,8 @@ extension CommandSpec {
       Pages after the first are not recorded again.
 
       With --queries, FILE holds one JSON object per line, such as
-      {"kind":"search","q":"dance challenge","tab":"top","limit":10}. With --json each search
+      {"kind":"search","q":"dance challenge","tab":"top","limit":10}; a line with "prefix":true
+      (or every line, with --prefix) is searched as typed so far. With --json each search
       writes one line {"q":...,"tab":...,"results":[{"id":...,"type":...,"score":...}],"micros":...},
       micros being the search's time in this process; without it, a summary line per query.
       Suggest lines are skipped: run them with discover suggest --queries FILE.

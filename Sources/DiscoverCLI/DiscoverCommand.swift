@@ -194,15 +194,19 @@ struct BatchSearchOptions: Equatable, Sendable {
   var writesJSON = false
   /// Whether each result carries the breakdown of its score.
   var explainsScores = false
+  /// Whether every search is as typed so far (`--prefix`), as well as the lines that say
+  /// `"prefix":true`.
+  var matchesPrefixes = false
 
   init(
     queryFile: String, indexDirectory: String, writesJSON: Bool = false,
-    explainsScores: Bool = false
+    explainsScores: Bool = false, matchesPrefixes: Bool = false
   ) {
     self.queryFile = queryFile
     self.indexDirectory = indexDirectory
     self.writesJSON = writesJSON
     self.explainsScores = explainsScores
+    self.matchesPrefixes = matchesPrefixes
   }
 
   init(_ reader: inout ArgumentReader) throws(CommandError) {
@@ -221,15 +225,11 @@ struct BatchSearchOptions: Equatable, Sendable {
         "--user applies to one search; a query file's searches are not recorded",
         command: "search")
     }
-    if reader.parsed.contains("--prefix") {
-      throw CommandError.usage(
-        "--prefix applies to one search; a query file's searches match whole words",
-        command: "search")
-    }
     queryFile = try reader.requiredPath("--queries", purpose: "the query file")
     indexDirectory = try reader.requiredPath("--index", purpose: "the index directory")
     writesJSON = reader.parsed.contains("--json")
     explainsScores = reader.parsed.contains("--explain")
+    matchesPrefixes = reader.parsed.contains("--prefix")
   }
 }
 

@@ -38,6 +38,8 @@ extension ScoreExplanation {
       writer.beginObject()
       writer.field("term", term.term)
       writer.field("matchedForm", term.matchedForm)
+      writer.field("origin", term.origin.rawValue)
+      if let whole = term.splitFrom { writer.field("splitFrom", whole) }
       writer.field("idf", term.idf)
       writer.field("weightedFrequency", term.weightedFrequency)
       writer.field("typos", term.typos)

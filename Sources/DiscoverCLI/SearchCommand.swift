@@ -156,7 +156,9 @@ struct BatchSearchCommand {
         query, number: position + 1, of: options.queryFile
       ) {
         try index.search(
-          query.text, in: query.tab, limit: query.limit, explain: options.explainsScores)
+          query.text, in: query.tab, limit: query.limit,
+          matching: query.isPrefix || options.matchesPrefixes ? .asYouType : MatchingOptions(),
+          explain: options.explainsScores)
       }
       latencies.append(microseconds)
       if options.writesJSON {

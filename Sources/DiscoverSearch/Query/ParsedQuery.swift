@@ -9,6 +9,9 @@ struct ParsedQuery: Sendable {
     var kind: TokenKind
     /// The typed form, folded, for explanations and "did you mean".
     var displayText: String
+    /// The word typed when this term is a piece of words typed without a space
+    /// (``WordForms/bestSplit(of:minimumPiece:maximumPieces:documentCount:frequency:)``).
+    var splitFrom: String? = nil
   }
 
   /// Terms that must appear at consecutive positions of one field (a quoted phrase).

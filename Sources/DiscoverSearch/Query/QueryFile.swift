@@ -5,7 +5,8 @@ import Foundation
 ///
 /// As a line: `{"kind":"search","q":"dance challenge","tab":"top","limit":10}` or
 /// `{"kind":"suggest","q":"danc","limit":10}`. `tab` defaults to `top` and `limit` to 10;
-/// unknown fields are ignored.
+/// `"prefix":true` marks a search as typed so far (its last word also matches the words it
+/// begins, ``MatchingOptions/asYouType``). Unknown fields are ignored.
 package struct QuerySpec: Sendable, Hashable {
   /// Whether a query is a search or a completion request.
   package enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -28,12 +29,16 @@ package struct QuerySpec: Sendable, Hashable {
   package var tab: SearchTab
   /// How many results or completions to return, 1 to ``maximumLimit``.
   package var limit: Int
+  /// Whether a search is as-you-type input: its last word also matches the words it begins.
+  package var isPrefix: Bool
 
   /// Creates a query.
   ///
   /// - Precondition: `limit` is between 1 and ``maximumLimit``.
-  package init(kind: Kind, text: String, tab: SearchTab = .top, limit: Int = QuerySpec.defaultLimit)
-  {
+  package init(
+    kind: Kind, text: String, tab: SearchTab = .top, limit: Int = QuerySpec.defaultLimit,
+    isPrefix: Bool = false
+  ) {
     precondition(
       (1...Self.maximumLimit).contains(limit),
       "QuerySpec limit must be between 1 and \(Self.maximumLimit), got \(limit)")
@@ -41,6 +46,12 @@ package struct QuerySpec: Sendable, Hashable {
     self.text = text
     self.tab = tab
     self.limit = limit
+    self.isPrefix = isPrefix
+  }
+
+  /// How a search of this line matches words: as you type when ``isPrefix``.
+  package var matching: MatchingOptions {
+    isPrefix ? .asYouType : MatchingOptions()
   }
 
   /// Decodes one query line.
@@ -80,6 +91,7 @@ package struct QuerySpec: Sendable, Hashable {
     writer.field("q", text)
     if kind == .search || tab != .top { writer.field("tab", tab.rawValue) }
     writer.field("limit", limit)
+    if isPrefix { writer.field("prefix", true) }
     writer.endObject()
   }
 
@@ -146,7 +158,13 @@ package struct QuerySpec: Sendable, Hashable {
       }
       limit = exact
     }
-    return QuerySpec(kind: kind, text: text, tab: tab, limit: limit)
+    var isPrefix = false
+    switch value["prefix"] {
+    case nil, .null?: break
+    case .bool(let flag)?: isPrefix = flag
+    default: throw QueryLineError("prefix must be true or false")
+    }
+    return QuerySpec(kind: kind, text: text, tab: tab, limit: limit, isPrefix: isPrefix)
   }
 }
 

@@ -43,6 +43,12 @@ public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
     public var penalty: Double
     /// `idf · x · (k1 + 1) / (k1 + x) · penalty`.
     public var score: Double
+    /// How the matched form came to be searched: as typed, completed, corrected, in the
+    /// other grammatical number, or joined with the next or previous word.
+    public var origin: WordOrigin = .typed
+    /// The word typed when this term is a piece of words typed without a space
+    /// (`tomcruise` gives the terms "tom" and "cruise").
+    public var splitFrom: String?
   }
 
   /// The popularity signal.
@@ -98,9 +104,16 @@ public struct ScoreExplanation: Sendable, Hashable, CustomStringConvertible {
     lines.append("  text (BM25F, k1 \(format(k1))) \(format(textScore))")
     for term in terms {
       var form = term.matchedForm == term.term ? "" : " as \"\(term.matchedForm)\""
+      if let whole = term.splitFrom { form += " (split from \"\(whole)\")" }
       if term.penalty != 1 {
-        let typos = term.typos == 1 ? "1 typo" : "\(term.typos) typos"
-        form += " (\(typos), penalty \(format(term.penalty)))"
+        let reason: String
+        switch term.origin {
+        case .inflection: reason = "plural or singular form"
+        case .joined: reason = "words typed apart, joined"
+        case .completion where term.typos == 0: reason = "completion"
+        default: reason = term.typos == 1 ? "1 typo" : "\(term.typos) typos"
+        }
+        form += " (\(reason), penalty \(format(term.penalty)))"
       }
       lines.append(
         "    \"\(term.term)\"\(form): idf \(format(term.idf)) · saturation of x \(format(term.weightedFrequency)) = \(format(term.score))"

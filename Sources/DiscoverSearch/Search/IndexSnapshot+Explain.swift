@@ -5,9 +5,10 @@ struct ExplainContext {
   var parsed: ParsedQuery
   /// Per segment, the term ids of every alternative.
   var termIDs: [[[TermID?]]]
-  /// Each alternative's weight and typos (``QueryExpansion``).
+  /// Each alternative's weight, typos and origin (``QueryExpansion``).
   var weights: [[Float]]
   var typos: [[Int]]
+  var origins: [[WordOrigin]]
   var selected: [Int]
   var ranking: RankingOptions
   var now: Date
@@ -20,9 +21,13 @@ extension SegmentSet {
   ///
   /// - Throws: ``SearchError/Code/corruptIndex`` as ``termPlans(of:termIDs:weights:selected:)``
   ///   does.
-  func explain(_ hit: Hit, type: SearchResultType, context: ExplainContext) throws
-    -> ScoreExplanation
-  {
+  ///
+  /// With `termsOnly`, only the terms' part is filled in (the static factor and match
+  /// quality are left at 1): what a caller needs to know which form of each word the hit
+  /// holds, without computing the type's static factors.
+  func explain(
+    _ hit: Hit, type: SearchResultType, context: ExplainContext, termsOnly: Bool = false
+  ) throws -> ScoreExplanation {
     let (index, document) = position(of: hit.document, of: type)
     var local = hit
     local.document = document
@@ -32,7 +37,7 @@ extension SegmentSet {
       local, type: type, context: context, plans: plans[index],
       normalization: normalizations[index][type.index],
       averageFieldLengths: statistics[type.index].averageFieldLengths,
-      indexPivot: indexPivot(of: type))
+      indexPivot: termsOnly ? nil : indexPivot(of: type), termsOnly: termsOnly)
   }
 }
 
@@ -42,7 +47,8 @@ extension IndexSnapshot {
   /// with `averageFieldLengths`.
   func explain(
     _ hit: Hit, type: SearchResultType, context: ExplainContext, plans: [TermPlan],
-    normalization: SegmentNormalization?, averageFieldLengths: [Float], indexPivot: Double?
+    normalization: SegmentNormalization?, averageFieldLengths: [Float], indexPivot: Double?,
+    termsOnly: Bool = false
   ) throws -> ScoreExplanation {
     let partition = self.partition(type)
     let postings = partition.postings
@@ -94,13 +100,24 @@ extension IndexSnapshot {
           matchedForm: String(decoding: term.alternatives[alternative.alternative], as: UTF8.self),
           idf: Double(alternative.idf), fields: fieldMatches, weightedFrequency: Double(x),
           typos: context.typos[plan.queryTerm][alternative.alternative],
-          penalty: Double(alternative.weight), score: Double(score))
+          penalty: Double(alternative.weight), score: Double(score),
+          origin: context.origins[plan.queryTerm][alternative.alternative],
+          splitFrom: term.splitFrom)
         if best == nil || score > best!.score { best = (score, match) }
       }
       if let best {
         text += best.score
         terms.append(best.match)
       }
+    }
+
+    if termsOnly {
+      return ScoreExplanation(
+        k1: Double(scorer.k1), terms: terms, textScore: Double(text),
+        popularity: ScoreExplanation.Popularity(count: 0, pivot: 0, signal: 0, weight: 0),
+        recency: ScoreExplanation.Recency(ageSeconds: nil, signal: 0, weight: 0),
+        staticFactor: 1, isExactMatch: false, adjacency: 0, isReranked: false,
+        qualityFactor: 1, typoPenalty: terms.map(\.penalty).min() ?? 1, score: Double(text))
     }
 
     // Static factor.

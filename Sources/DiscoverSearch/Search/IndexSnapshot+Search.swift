@@ -83,7 +83,7 @@ extension SegmentSet {
   ) throws -> SearchResponse {
     let sanitized = QuerySanitizer.sanitize(query)
     var parsed = QueryParser.parse(sanitized, using: workspace)
-    let prefixTerm =
+    var prefixTerm =
       matching.matchesPrefixOfLastWord ? QueryExpansion.prefixTerm(of: parsed, typed: query) : nil
     let queryHash = SearchCursor.hash(query: sanitized, tab: tab, isPrefix: prefixTerm != nil)
     let position = try cursor.map {
@@ -91,11 +91,19 @@ extension SegmentSet {
     }
     guard !parsed.isEmpty else { return .empty(query: sanitized, tab: tab) }
 
+    let didSplit =
+      matching.breaksWords
+      && splitUnknownWords(
+        in: &parsed, prefixTerm: &prefixTerm, tolerance: matching.typoTolerance)
     var expansion = QueryExpansion(parsed: parsed)
     if let prefixTerm, matching.clampedPrefixExpansions > 0 {
       expansion.expandPrefix(
         of: prefixTerm, in: &parsed, lexicon: lexicon(), options: matching)
     }
+    expansion.addWordForms(
+      to: &parsed, options: matching, prefixTerm: prefixTerm,
+      maximumDocuments: WordForms.maximumDocumentsAsTyped,
+      documentFrequency: { self.documentFrequency(of: $0) })
     // Per segment, the term ids of every alternative; nil where its dictionary does not
     // have it.
     var termIDs = self.termIDs(of: parsed, expansion: expansion)
@@ -115,73 +123,38 @@ extension SegmentSet {
     let nameLengths =
       ranking.rerankWindow > 0 && RankingOptions.sanitized(ranking.matchQuality.exactness) > 0
       ? NameLengths(query: sanitized, workspace: workspace) : .none
-    var plan = RunPlan(selected: everyTerm, phrases: parsed.phrases, matching: .all)
+    let plan = RunPlan(selected: everyTerm, phrases: parsed.phrases, matching: .all)
+    let pass = Pass(page: page, ranking: ranking, now: now, nameLengths: nameLengths)
     var meter = BudgetMeter(budget)
-    var outcome = try run(
-      meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
-      ranking: ranking,
-      now: now, nameLengths: nameLengths)
-    var didYouMean: String?
+    var attempt = Attempt(
+      parsed: parsed, expansion: expansion, termIDs: termIDs,
+      outcome: try run(
+        meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, pass: pass))
+    var oneTypoCandidate: String?
     let typos = matching.typoTolerance
-    let exactCount = outcome.totalCount
-    let mayCorrect = typos.isEnabled && parsed.phrases.isEmpty
-    if mayCorrect && exactCount >= typos.minimumResults && exactCount < typos.didYouMeanThreshold {
+    let exactCount = attempt.outcome.totalCount
+    if typos.isEnabled && parsed.phrases.isEmpty && exactCount >= typos.minimumResults
+      && exactCount < typos.didYouMeanThreshold
+    {
       // A few hits as typed: a corrected query is offered beside them, from one short walk
       // per word; corrections do not join the results.
-      didYouMean = QueryExpansion.oneTypoDidYouMean(
+      oneTypoCandidate = QueryExpansion.oneTypoDidYouMean(
         parsed: parsed, lexicon: lexicon(), tolerance: typos,
         prefixTerm: prefixTerm, rarerThan: typos.didYouMeanThreshold)
-    } else if mayCorrect && exactCount < typos.minimumResults {
-      // Fewer than `minimumResults` hits as typed: the closest words of the index join the
-      // search (Typesense's typo_tokens_threshold), weighed by the typo penalty, so hits
-      // with every word as typed keep their full score.
-      let lexicon = lexicon()
-      var corrected = parsed
-      var correctedExpansion = expansion
-      if correctedExpansion.addCorrections(
-        to: &corrected, lexicon: lexicon, options: matching, prefixTerm: prefixTerm)
-      {
-        didYouMean = correctedExpansion.didYouMean(parsed: corrected, lexicon: lexicon)
-        let correctedIDs = self.termIDs(of: corrected, expansion: correctedExpansion)
-        let correctedOutcome = try run(
-          meter: &meter, termIDs: correctedIDs, weights: correctedExpansion.weights, plan: plan,
-          page: page,
-          ranking: ranking, now: now, nameLengths: nameLengths)
-        // Without more hits, the corrections still help the partial matches below.
-        parsed = corrected
-        expansion = correctedExpansion
-        termIDs = correctedIDs
-        if correctedOutcome.totalCount > exactCount { outcome = correctedOutcome }
-      }
+    } else if parsed.phrases.isEmpty && exactCount < typos.minimumResults {
+      try widen(
+        &attempt, matching: matching, prefixTerm: prefixTerm, plan: plan, pass: pass,
+        meter: &meter)
     }
-    var matchedAllTerms = true
-    if outcome.totalCount == 0 && parsed.terms.count >= 2 {
-      // Nothing has every word: first drop words found nowhere, then words found only
-      // through a typo correction, then rank by words matched.
-      matchedAllTerms = false
-      let known = everyTerm.filter { Self.isFound($0, in: termIDs) }
-      let asTyped = known.filter { isKnown[$0] }
-      if !known.isEmpty && known.count < everyTerm.count {
-        plan = RunPlan(selected: known, phrases: [], matching: .all)
-        outcome = try run(
-          meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
-          ranking: ranking, now: now, nameLengths: nameLengths)
-      }
-      if outcome.totalCount == 0 && !asTyped.isEmpty && asTyped.count < known.count {
-        plan = RunPlan(selected: asTyped, phrases: [], matching: .all)
-        outcome = try run(
-          meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
-          ranking: ranking, now: now, nameLengths: nameLengths)
-      }
-      if outcome.totalCount == 0 && known.count >= 2 {
-        plan = RunPlan(selected: known, phrases: [], matching: .any)
-        outcome = try run(
-          meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, page: page,
-          ranking: ranking, now: now, nameLengths: nameLengths)
-      }
-      // No fallback found anything: no result matches only some words.
-      if outcome.totalCount == 0 { matchedAllTerms = true }
+    if attempt.outcome.totalCount == 0 && prefixTerm == nil {
+      try tryLastWordAsPrefix(
+        &attempt, typed: query, matching: matching, plan: plan, pass: pass, meter: &meter)
     }
+    var finalPlan = plan
+    let matchedAllTerms = try fallBackToSomeWords(
+      &attempt, asTyped: isKnown, plan: &finalPlan, pass: pass, meter: &meter)
+    (parsed, expansion, termIDs) = (attempt.parsed, attempt.expansion, attempt.termIDs)
+    let outcome = attempt.outcome
 
     let ranked: [Ranked]
     if tab == .top {
@@ -196,7 +169,8 @@ extension SegmentSet {
     let highlighter = Highlighter(query: parsed, workspace: workspace)
     let context = ExplainContext(
       parsed: parsed, termIDs: termIDs, weights: expansion.weights, typos: expansion.typos,
-      selected: plan.selected, ranking: ranking, now: now, nameLengths: nameLengths)
+      origins: expansion.origins, selected: finalPlan.selected, ranking: ranking, now: now,
+      nameLengths: nameLengths)
     let results = try ranked.map { entry in
       let (index, document) = self.position(of: entry.hit.document, of: entry.type)
       var hit = entry.hit
@@ -224,10 +198,122 @@ extension SegmentSet {
             typeIndex: UInt8(last.type.index), document: last.hit.document),
           offset: offset, originSeconds: originSeconds, section: last.section))
     }
+    var didYouMean: String?
+    if matchedAllTerms, let first = ranked.first,
+      didSplit || expansion.origins.contains(where: { $0.contains(.correction) })
+    {
+      didYouMean = try queryAsMatched(first.hit, type: first.type, context: context)
+    } else if let oneTypoCandidate {
+      didYouMean =
+        try findsEveryWord(
+          oneTypoCandidate, in: tab, ranking: ranking, budget: budget, workspace: workspace)
+        ? oneTypoCandidate : nil
+    }
     return SearchResponse(
       query: sanitized, tab: tab, results: results, facets: outcome.facets,
       totalHits: totalHits, nextCursor: nextCursor, matchedAllTerms: matchedAllTerms,
       didYouMean: didYouMean, isPartial: meter.isExhausted)
+  }
+
+  /// A search's query as it stands, and what it found.
+  private struct Attempt {
+    var parsed: ParsedQuery
+    var expansion: QueryExpansion
+    var termIDs: [[[TermID?]]]
+    var outcome: Outcome
+  }
+
+  /// What every run of one search shares.
+  private struct Pass {
+    let page: PageRequest
+    let ranking: RankingOptions
+    let now: Date
+    let nameLengths: NameLengths
+  }
+
+  /// When the words as typed find fewer than ``TypoTolerance/minimumResults``: the words'
+  /// other forms (plural or singular, joined with a neighbour), the partial last word's
+  /// rarer completions and the closest words of the index join the search (Typesense's
+  /// `typo_tokens_threshold`), weighed by their penalties, so hits with every word as typed
+  /// keep their full score. A query that finds enough as typed keeps its ranking. The
+  /// widened query is kept for the fallbacks even when it finds no more.
+  private func widen(
+    _ attempt: inout Attempt, matching: MatchingOptions, prefixTerm: Int?, plan: RunPlan,
+    pass: Pass, meter: inout BudgetMeter
+  ) throws {
+    var parsed = attempt.parsed
+    var expansion = attempt.expansion
+    var added = expansion.addWordForms(
+      to: &parsed, options: matching, prefixTerm: prefixTerm,
+      maximumDocuments: WordForms.maximumDocumentsAsTyped,
+      documentFrequency: { self.documentFrequency(of: $0) })
+    if let prefixTerm, matching.clampedPrefixExpansions > 0 {
+      // The partial word's rarer completions too: the other words narrow them down, and
+      // the one meant (`chi` for "chihuahua") is seldom among the most frequent few.
+      let before = parsed.terms[prefixTerm].alternatives.count
+      expansion.expandPrefix(
+        of: prefixTerm, in: &parsed, lexicon: lexicon(), options: matching,
+        count: MatchingOptions.maximumPrefixExpansionsWhenFew)
+      added = added || parsed.terms[prefixTerm].alternatives.count > before
+    }
+    if matching.typoTolerance.isEnabled {
+      let corrected = expansion.addCorrections(
+        to: &parsed, lexicon: lexicon(), options: matching, prefixTerm: prefixTerm)
+      added = added || corrected
+    }
+    guard added else { return }
+    let termIDs = self.termIDs(of: parsed, expansion: expansion)
+    let outcome = try run(
+      meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, pass: pass)
+    (attempt.parsed, attempt.expansion, attempt.termIDs) = (parsed, expansion, termIDs)
+    if outcome.totalCount > attempt.outcome.totalCount { attempt.outcome = outcome }
+  }
+
+  /// Nothing with every word, as typed or corrected: before giving up on some words, the
+  /// last may be a word not finished (`tayl`), as Meilisearch and Typesense always take it.
+  private func tryLastWordAsPrefix(
+    _ attempt: inout Attempt, typed: String, matching: MatchingOptions, plan: RunPlan,
+    pass: Pass, meter: inout BudgetMeter
+  ) throws {
+    guard matching.clampedPrefixExpansions > 0,
+      let last = QueryExpansion.prefixTerm(of: attempt.parsed, typed: typed)
+    else { return }
+    var parsed = attempt.parsed
+    var expansion = attempt.expansion
+    expansion.expandPrefix(of: last, in: &parsed, lexicon: lexicon(), options: matching)
+    let termIDs = self.termIDs(of: parsed, expansion: expansion)
+    let outcome = try run(
+      meter: &meter, termIDs: termIDs, weights: expansion.weights, plan: plan, pass: pass)
+    guard outcome.totalCount > 0 else { return }
+    attempt = Attempt(parsed: parsed, expansion: expansion, termIDs: termIDs, outcome: outcome)
+  }
+
+  /// Nothing has every word: first drop words found nowhere, then words found only
+  /// through a typo correction (`asTyped` says which were found before), then rank by
+  /// words matched.
+  ///
+  /// - Returns: Whether the results have every word (also when no fallback found any).
+  private func fallBackToSomeWords(
+    _ attempt: inout Attempt, asTyped isKnown: [Bool], plan: inout RunPlan, pass: Pass,
+    meter: inout BudgetMeter
+  ) throws -> Bool {
+    let everyTerm = Array(attempt.parsed.terms.indices)
+    guard attempt.outcome.totalCount == 0 && everyTerm.count >= 2 else { return true }
+    let known = everyTerm.filter { Self.isFound($0, in: attempt.termIDs) }
+    let asTyped = known.filter { isKnown[$0] }
+    func tryPlan(_ selected: [Int], _ matching: Matching) throws {
+      plan = RunPlan(selected: selected, phrases: [], matching: matching)
+      attempt.outcome = try run(
+        meter: &meter, termIDs: attempt.termIDs, weights: attempt.expansion.weights, plan: plan,
+        pass: pass)
+    }
+    if !known.isEmpty && known.count < everyTerm.count { try tryPlan(known, .all) }
+    if attempt.outcome.totalCount == 0 && !asTyped.isEmpty && asTyped.count < known.count {
+      try tryPlan(asTyped, .all)
+    }
+    if attempt.outcome.totalCount == 0 && known.count >= 2 { try tryPlan(known, .any) }
+    // No fallback found anything: no result matches only some words.
+    return attempt.outcome.totalCount == 0
   }
 
   /// A hit placed on a page.
@@ -398,6 +484,15 @@ extension SegmentSet {
   /// - Throws: `CancellationError` when the task is cancelled, checked before each type.
   private func run(
     meter: inout BudgetMeter, termIDs: [[[TermID?]]], weights: [[Float]], plan: RunPlan,
+    pass: Pass
+  ) throws -> Outcome {
+    try run(
+      meter: &meter, termIDs: termIDs, weights: weights, plan: plan, page: pass.page,
+      ranking: pass.ranking, now: pass.now, nameLengths: pass.nameLengths)
+  }
+
+  private func run(
+    meter: inout BudgetMeter, termIDs: [[[TermID?]]], weights: [[Float]], plan: RunPlan,
     page: PageRequest, ranking: RankingOptions, now: Date, nameLengths: NameLengths
   ) throws -> Outcome {
     var outcome = Outcome(
@@ -510,6 +605,11 @@ extension SegmentSet {
   /// Per segment, the plan of each selected query term in `type`, with index-wide idfs: a
   /// term's document frequency is the sum of its segments' (``SegmentStatistics``).
   ///
+  /// No alternative's idf exceeds that of the word as typed, where the type holds it: a
+  /// plural, a joined word or a completion is rarer than the word typed, and would
+  /// otherwise outscore it on the same document (Lucene's `SynonymQuery` likewise scores
+  /// the forms of one word with one document frequency, the largest).
+  ///
   /// - Throws: ``SearchError/Code/corruptIndex`` when a list read from disk is damaged.
   func termPlans(
     of type: SearchResultType, termIDs: [[[TermID?]]], weights: [[Float]], selected: [Int]
@@ -549,13 +649,14 @@ extension SegmentSet {
     return segments.indices.map { index in
       selected.enumerated().map { slot, term in
         var alternatives: [AlternativePlan] = []
+        let typedIDF = frequencies[offsets[slot]] > 0 ? idfs[offsets[slot]] : .infinity
         for alternative in termIDs[index][term].indices {
           let flat = offsets[slot] + alternative
           let list = lists[index * width + flat]
           guard list >= 0 else { continue }
           alternatives.append(
             AlternativePlan(
-              listIndex: list, idf: idfs[flat],
+              listIndex: list, idf: min(idfs[flat], typedIDF),
               weight: weights.isEmpty ? 1 : weights[term][alternative], alternative: alternative))
         }
         return TermPlan(alternatives: alternatives, queryTerm: term)
@@ -584,8 +685,9 @@ extension SegmentSet {
 
 extension IndexSnapshot {
   /// The plan of each selected query term in one type: the term's alternatives found in the
-  /// type, with their idf there and their weight (1 unless `weights` says otherwise: typo
-  /// corrections and prefix completions weigh less).
+  /// type, with their idf there (at most the typed word's, as in
+  /// ``SegmentSet/termPlans(of:termIDs:weights:selected:)``) and their weight (1 unless
+  /// `weights` says otherwise: typo corrections and prefix completions weigh less).
   ///
   /// - Throws: ``SearchError/Code/corruptIndex`` when a list read from disk is damaged.
   func termPlans(
@@ -593,16 +695,18 @@ extension IndexSnapshot {
     selected: [Int]
   ) throws -> [TermPlan] {
     try selected.map { term in
-      TermPlan(
+      var typedIDF = Float.infinity
+      return TermPlan(
         alternatives: try termIDs[term].enumerated().compactMap {
           offset, id -> AlternativePlan? in
           guard let id, let listIndex = try partition.postings.checkedListIndex(for: id) else {
             return nil
           }
           let frequency = Int(partition.postings.lists[listIndex].documentFrequency)
+          let idf = BM25F.idf(documentFrequency: frequency, documentCount: partition.documentCount)
+          if offset == 0 { typedIDF = idf }
           return AlternativePlan(
-            listIndex: listIndex,
-            idf: BM25F.idf(documentFrequency: frequency, documentCount: partition.documentCount),
+            listIndex: listIndex, idf: min(idf, typedIDF),
             weight: weights.isEmpty ? 1 : weights[term][offset], alternative: offset)
         },
         queryTerm: term)

@@ -22,6 +22,22 @@ extension IndexSnapshot {
     var parsed = QueryParser.parse(QuerySanitizer.sanitize(query))
     guard parsed.phrases.isEmpty else { return nil }
     if parsed.isEmpty { return (FacetCounts(), true) }
+    // The words' other forms, by the search's own rules: this reference checks what is
+    // retrieved and counted for them, not how they are chosen.
+    let options = MatchingOptions()
+    let lastWord = QueryExpansion.prefixTerm(of: parsed, typed: query)
+    var noPrefix: Int?
+    _ = QueryExpansion.splitUnknownWords(
+      in: &parsed, prefixTerm: &noPrefix, documentFrequency: { documentFrequency(of: $0) },
+      split: SegmentSet.splitter(
+        lexicon: { self.suggestionCache.lexicon(of: self) },
+        documentCount: partitions.reduce(0) { $0 + $1.documentCount },
+        tolerance: options.typoTolerance))
+    var forms = QueryExpansion(parsed: parsed)
+    forms.addWordForms(
+      to: &parsed, options: options, prefixTerm: nil,
+      maximumDocuments: WordForms.maximumDocumentsAsTyped,
+      documentFrequency: { documentFrequency(of: $0) })
     // Per term and type, the matching documents, sorted and without repeats.
     var sets: [[[UInt32]]] = []
     var known: [Bool] = []
@@ -76,11 +92,32 @@ extension IndexSnapshot {
     // Whether each word is found as typed, before corrections.
     let isKnown = known
     let tolerance = TypoTolerance()
-    if total(facets) < tolerance.minimumResults && addReferenceCorrections(to: &parsed) {
-      let exact = facets
+    if total(facets) < tolerance.minimumResults {
+      // Other forms first, then corrections, as the search adds them.
+      let addedForms = forms.addWordForms(
+        to: &parsed, options: options, prefixTerm: nil,
+        maximumDocuments: WordForms.maximumDocumentsAsTyped,
+        documentFrequency: { documentFrequency(of: $0) })
+      let addedCorrections = addReferenceCorrections(to: &parsed)
+      if addedForms || addedCorrections {
+        let exact = facets
+        guard (try? collect()) != nil else { return nil }
+        facets = intersect(all)
+        if total(facets) <= total(exact) { facets = exact }
+      }
+    }
+    if total(facets) == 0 && lastWord != nil, let last = parsed.terms.indices.last,
+      [.word, .hashtag, .mention].contains(parsed.terms[last].kind)
+    {
+      // The last word as a prefix, as the search tries it before giving up on some words.
+      var widened = parsed
+      forms.expandPrefix(
+        of: last, in: &widened, lexicon: suggestionCache.lexicon(of: self), options: options)
+      let narrow = (parsed, sets, known)
+      parsed = widened
       guard (try? collect()) != nil else { return nil }
       facets = intersect(all)
-      if total(facets) <= total(exact) { facets = exact }
+      if total(facets) == 0 { (parsed, sets, known) = narrow }
     }
     if total(facets) > 0 || all.count < 2 { return (facets, true) }
     let present = all.filter { known[$0] }

@@ -73,6 +73,10 @@ struct SuggestInput {
   var words: [[UInt8]]
   /// Whether the text ends in a space: every word is whole and the next is wanted.
   var endsWithSpace: Bool
+  /// Whether the last word overlaps the one before it in the text: two bigrams of one run
+  /// of Chinese or Japanese (`火影` and `影忍` of `火影忍`), pieces of what was typed as one
+  /// word rather than two words.
+  var lastWordOverlapsPrevious = false
 
   init(_ text: String, workspace: SearchWorkspace) {
     let sanitized = QuerySanitizer.sanitize(text)
@@ -85,9 +89,12 @@ struct SuggestInput {
     stream.removeAll()
     workspace.queryTokenizer.tokenize(sanitized, into: stream)
     words = []
+    var previousEnd: UInt32?
     for token in stream.tokens where token.kind != .emojiName {
       guard words.count < QueryParser.maximumTerms else { break }
       words.append(Array(stream.bytes(of: token)))
+      lastWordOverlapsPrevious = previousEnd.map { token.sourceStart < $0 } ?? false
+      previousEnd = token.sourceEnd
     }
   }
 
@@ -121,6 +128,7 @@ extension SegmentSet {
     var collector = SuggestionCollector(
       texts: PhraseTexts(segments: self), structures: suggestionStructures(), limit: limit,
       wordCount: input.words.count, typedKey: SuggestInput.joined(earlier + [last]),
+      continuesARun: input.lastWordOverlapsPrevious && !input.endsWithSpace,
       tolerance: options.typoTolerance, workspace: workspace)
     let tolerance = options.typoTolerance
     let budget = tolerance.budget(for: last.withUnsafeBufferPointer { UTF8Scalar.scalars(of: $0) })
@@ -230,7 +238,8 @@ struct SuggestionCandidate {
   var foldedName: Range<Int>? = nil
   /// 0...1, see ``SuggestOptions``.
   var popularity: Double
-  /// ``SuggestOptions/wordCompletionFactor`` for a last word completed alone.
+  /// Whether this is a last word completed alone after earlier words, which no phrase or
+  /// past search attests: ranked after the others, by ``SuggestOptions/wordCompletionFactor``.
   var isWordCompletion = false
   var typos = 0
   var isTrending = false
@@ -247,6 +256,9 @@ struct SuggestionCandidate {
 /// strings are made only for the suggestions returned.
 private struct SuggestionCollector {
   typealias Candidate = SuggestionCandidate
+  /// A ranked candidate: its score, its kind's ``Suggestion/Kind/tieOrder``, its index in
+  /// ``candidates``.
+  typealias Entry = (score: Double, kindOrder: Int, candidate: Int)
 
   /// Its tokenizer finds the words of display names and sound titles.
   let workspace: SearchWorkspace
@@ -260,6 +272,10 @@ private struct SuggestionCollector {
   let wordCount: Int
   /// The typed words, folded and joined by spaces.
   let typedKey: [UInt8]
+  /// Whether a completion of the last word alone continues the run of the word before it
+  /// (``SuggestInput/lastWordOverlapsPrevious``): its last two words overlap rather than
+  /// merely share documents, so it ranks with the phrases (by its factor).
+  let continuesARun: Bool
   /// The candidates' texts, back to back.
   private var text: [UInt8] = []
   /// One entry per distinct kind and text: the same text of the same kind from two sources
@@ -285,8 +301,8 @@ private struct SuggestionCollector {
 
   init(
     texts: PhraseTexts, structures: (lexicon: TermLexicon, phrases: PhraseDictionary),
-    limit: Int, wordCount: Int, typedKey: [UInt8], tolerance: TypoTolerance,
-    workspace: SearchWorkspace
+    limit: Int, wordCount: Int, typedKey: [UInt8], continuesARun: Bool,
+    tolerance: TypoTolerance, workspace: SearchWorkspace
   ) {
     self.texts = texts
     self.workspace = workspace
@@ -296,6 +312,7 @@ private struct SuggestionCollector {
     self.limit = limit
     self.wordCount = wordCount
     self.typedKey = typedKey
+    self.continuesARun = continuesARun
     // The buffers of the workspace's previous request, emptied.
     swap(&text, &workspace.suggestionText)
     swap(&candidates, &workspace.suggestionCandidates)
@@ -373,6 +390,9 @@ private struct SuggestionCollector {
     }
     text.removeSubrange(candidate.text.lowerBound...)
     var existing = candidates[index]
+    // A phrase that spells a last word completed alone (added first, unattested) attests it:
+    // `squid game` is a title pair, so `squid` is taken as typed, not corrected.
+    if isAttested && existing.isWordCompletion { attested += 1 }
     existing.popularity = max(existing.popularity, candidate.popularity)
     existing.isWordCompletion = existing.isWordCompletion && candidate.isWordCompletion
     existing.typos = min(existing.typos, candidate.typos)
@@ -637,7 +657,6 @@ private struct SuggestionCollector {
       options.trendingBoost.isFinite ? min(max(options.trendingBoost, 0), 100) : 2
     let wordFactor =
       options.wordCompletionFactor.isFinite ? min(max(options.wordCompletionFactor, 0), 1) : 0.5
-    typealias Entry = (score: Double, kindOrder: Int, candidate: Int)
     /// The policy's order; ties by kind, then by the text's bytes.
     func isBefore(_ first: Entry, _ second: Entry) -> Bool {
       if first.score != second.score { return first.score > second.score }
@@ -651,6 +670,8 @@ private struct SuggestionCollector {
     // The best `limit`, in order, by insertion into a short sorted list.
     var top: [Entry] = []
     top.reserveCapacity(limit)
+    // Completions of the last word alone after earlier words: ranked apart, after the rest.
+    var wordCompletions: [Entry] = []
     for (index, candidate) in candidates.enumerated() {
       if candidate.kind == .query && candidate.recentRank == nil && !candidate.isExact
         && !names.isEmpty
@@ -669,6 +690,10 @@ private struct SuggestionCollector {
       if candidate.isExact { score += 1_000 }
       if let rank = candidate.recentRank { score += 1_000_000 - Double(rank) * 1_000 }
       let entry = (score, candidate.kind.tieOrder, index)
+      if candidate.isWordCompletion && !continuesARun {
+        wordCompletions.append(entry)
+        continue
+      }
       if top.count == limit && !isBefore(entry, top[limit - 1]) { continue }
       var slot = top.count
       if slot < limit { top.append(entry) } else { slot -= 1 }
@@ -678,6 +703,7 @@ private struct SuggestionCollector {
       }
       top[slot] = entry
     }
+    appendAfterPhrases(wordCompletions, to: &top, isBefore: isBefore)
     return top.map { score, _, index in
       let candidate = candidates[index]
       let suggestionText = String(decoding: text[candidate.text], as: UTF8.self)
@@ -690,6 +716,40 @@ private struct SuggestionCollector {
         text: suggestionText, kind: candidate.kind, matchedRange: matchedRange,
         isTrending: candidate.isTrending, isRecent: candidate.recentRank != nil,
         typos: candidate.typos, score: score)
+    }
+  }
+}
+
+extension SuggestionCollector {
+  /// How far below every other candidate a completion of the last word alone scores. Its
+  /// factors' product is at most 1 (it is never exact, recent or trending, and
+  /// ``SuggestOptions/wordCompletionFactor`` is at most 1) and every other candidate scores
+  /// at least 0, so its score minus 2 ranks it after them all, and ``Suggestion/score``
+  /// still orders the whole list.
+  static let wordCompletionOffset = 2.0
+
+  /// Appends to `top`, up to `limit` entries, the completions of the last word alone
+  /// (`entries`, in any order), best first.
+  ///
+  /// They come after every phrase, as search engines rank words that follow each other
+  /// above words that merely share a document: Typesense's text match puts documents "in
+  /// which the query tokens appear right next to each other" above those where they "exist
+  /// but are far apart" (typesense.org/docs/guide/ranking-and-relevance.html), and
+  /// Meilisearch's `proximity` rule sorts by the distance between matched words
+  /// (meilisearch.com/docs/learn/relevancy/ranking_rules), each rule a bucket that the next
+  /// rule only reorders within (its ranking pipeline, a bucket sort). Here adjacency is the
+  /// first bucket, ahead of typos and popularity rather than after them as in those
+  /// searches: a completion proposes text to search, and a phrase that titles spell out
+  /// (`lady gaga`) is what users type, where words that merely share a description (`lady
+  /// get`) lead to one video or none.
+  ///
+  /// - Complexity: O(c log c) for c completions.
+  fileprivate func appendAfterPhrases(
+    _ entries: [Entry], to top: inout [Entry], isBefore: (Entry, Entry) -> Bool
+  ) {
+    guard top.count < limit && !entries.isEmpty else { return }
+    for entry in entries.sorted(by: isBefore) where top.count < limit {
+      top.append((entry.score - Self.wordCompletionOffset, entry.kindOrder, entry.candidate))
     }
   }
 }

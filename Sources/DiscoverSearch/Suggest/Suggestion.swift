@@ -53,8 +53,12 @@ public struct Suggestion: Sendable, Hashable {
 ///    first, at most ``maximumRecent`` of them;
 /// 2. a suggestion equal to what was typed comes next (the exact word is never hidden);
 /// 3. the rest follow by popularity × ``trendingBoost`` (trending searches only) ×
-///    `typoTolerance.penalty` per typo × ``wordCompletionFactor`` (for a last word
-///    completed without knowing whether it follows the earlier words).
+///    `typoTolerance.penalty` per typo;
+/// 4. after all of them, a last word completed alone after earlier words, which no title
+///    pair, name or past search has next to them, by popularity × `typoTolerance.penalty`
+///    per typo × ``wordCompletionFactor``. (After the
+///    pieces of one run of Chinese or Japanese, `火影` of `火影忍`, such a completion
+///    continues the run and ranks as in 3, with the factor.)
 ///
 /// Sources: words, `#hashtags` and `@usernames` of the term dictionary (weighted by the
 /// documents that use them), pairs of title words, users' display names (by followers),
@@ -67,8 +71,9 @@ public struct SuggestOptions: Sendable, Hashable {
   public var maximumRecent: Int
   /// The factor on a trending search's popularity.
   public var trendingBoost: Double
-  /// The factor on a completion of the last word alone after several words: such a word
-  /// is frequent but may never follow the earlier ones.
+  /// The factor on a completion of the last word alone after several words, which orders
+  /// such completions among themselves: they rank after every phrase whatever the factor,
+  /// since the word may never follow the earlier ones.
   public var wordCompletionFactor: Double
   /// Completions within the typo budget are looked up when the text as typed gives fewer
   /// than this many suggestions (Typesense's `typo_tokens_threshold` plays the same role in

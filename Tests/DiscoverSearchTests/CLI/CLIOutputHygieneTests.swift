@@ -133,18 +133,12 @@ struct CLIOutputHygieneTests {
   @Test func noResultsHintsAtPrefixSearchAndTheCompletion() throws {
     try CLITestSupport.withTemporaryDirectory { directory in
       let index = try CLITestSupport.makeIndex(in: directory)
-      // Four letters: too short for typo correction, so nothing matches as typed.
+      // Four letters: too short for typo correction and no whole word, so the search tries
+      // the last word as a prefix before giving up, and finds the recipe.
       let result = CLITestSupport.run(["search", "reci", "--index", index])
       #expect(result.status == 0)
-      #expect(result.output.contains("\nNo results.\n"), "\(result.output)")
-      #expect(
-        result.output.contains(
-          "1 result with the last word as the start of a word: discover search reci --index \(index) --prefix"
-        ), "\(result.output)")
-      #expect(
-        result.output.contains(
-          "Completions, first \"recipe\": discover suggest reci --index \(index)"),
-        "\(result.output)")
+      #expect(result.output.contains("1. [video] Easy pasta **recipe**"), "\(result.output)")
+      #expect(!result.output.contains("No results."), "\(result.output)")
 
       // Nothing to hint at: the search already matched as you type.
       let typing = CLITestSupport.run(["search", "zzzz", "--index", index, "--prefix"])

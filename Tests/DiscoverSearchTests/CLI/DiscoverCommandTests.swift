@@ -174,7 +174,6 @@ struct CLIDiscoverCommandTests {
     ),
     (["search", "x", "--index", "i", "--user", ""], "--user is empty"),
     (["search", "--index", "i", "--queries", "q", "--user", "u1"], "--user applies to one search"),
-    (["search", "--index", "i", "--queries", "q", "--prefix"], "--prefix applies to one search"),
     (["trending", "searches", "--index", "i", "--limit", "500"], "--limit must be from 1 to 100"),
     (["suggest", "danc"], "missing --index"),
     (["trending", "--index", "i"], "missing LIST"),

@@ -46,7 +46,8 @@ struct CLIExplainSearchCommandTests {
       result.output.contains(
         #"search "QUERY" --index DIR [--tab TAB] [--limit N] [--cursor TOKEN] [--prefix] [--user ID] [--json] [--explain]"#
       ))
-    #expect(result.output.contains("search --index DIR --queries FILE [--json] [--explain]"))
+    #expect(
+      result.output.contains("search --index DIR --queries FILE [--prefix] [--json] [--explain]"))
     #expect(result.output.contains("--explain"))
     #expect(result.output.contains("Explain each result's score: BM25F per term and field"))
   }
@@ -135,9 +136,10 @@ struct CLIExplainSearchCommandTests {
         #expect(
           Set(term.keys)
             == [
-              "term", "matchedForm", "idf", "weightedFrequency", "typos", "penalty", "score",
-              "fields",
+              "term", "matchedForm", "origin", "idf", "weightedFrequency", "typos", "penalty",
+              "score", "fields",
             ])
+        #expect(term["origin"] as? String == "typed")
         let fields = try #require(term["fields"] as? [[String: Any]])
         let field = try #require(fields.first)
         #expect(

@@ -29,6 +29,11 @@ struct QueryFileTests {
       #"{"limit":5,"q":"東京","kind":"search","tab":"sounds","seed":3}"#,
       QuerySpec(kind: .search, text: "東京", tab: .sounds, limit: 5)
     ),
+    (
+      #"{"kind":"search","q":"dacne chal","prefix":true}"#,
+      QuerySpec(kind: .search, text: "dacne chal", isPrefix: true)
+    ),
+    (#"{"kind":"search","q":"x","prefix":false}"#, QuerySpec(kind: .search, text: "x")),
   ]
 
   @Test(arguments: validLines)
@@ -58,6 +63,7 @@ struct QueryFileTests {
       "tab must be a string, one of: top, users, videos, sounds, hashtags"
     ),
     (#"{"kind":"search","q":"x","limit":0}"#, "limit must be an integer from 1 to 1000, got 0"),
+    (#"{"kind":"search","q":"x","prefix":"yes"}"#, "prefix must be true or false"),
     (#"{"kind":"search","q":"x","limit":-3}"#, "limit must be an integer from 1 to 1000, got -3"),
     (
       #"{"kind":"search","q":"x","limit":1001}"#,

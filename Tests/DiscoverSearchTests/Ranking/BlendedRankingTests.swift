@@ -259,17 +259,18 @@ struct BlendedRankingTests {
 
   /// Queries where the blend visibly helps on the real corpus: text alone ranks 2018
   /// uploads and small channels first; the blend brings this week's widely watched videos
-  /// up. Ages are measured from the corpus's newest video (2024-11-27).
+  /// up. Ages are measured from the corpus's newest video (2024-11-27). The pins follow the
+  /// default field weights (titles 8, descriptions 0.5, chosen on ``JudgedRankingTests``).
   static let blendHelps: [(String, [String])] = [
     (
       "official trailer",
-      ["ytx_3481f46cb425970a", "ytx_3537f765590348f3", "ytx_ef024273801104e9"]
+      ["ytx_ef024273801104e9", "ytx_3537f765590348f3", "ytx_51d945a8e34f266b"]
     ),
-    ("trailer", ["ytx_42e328381b8c070e", "ytx_78888916086dc948", "ytx_3481f46cb425970a"]),
+    ("trailer", ["ytx_78888916086dc948", "ytx_ef024273801104e9", "ytx_3537f765590348f3"]),
     ("football", ["ytx_66c8c0e27093eee5", "ytx_ecbd9b298fb8d46b", "ytx_81e8e4e2676a5d57"]),
-    ("highlights", ["ytx_3cd665a751f2f627", "ytx_84acd11356a37d8b", "ytx_106c10533f143046"]),
-    ("music video", ["ytx_47fb2ea182b8c85f", "ytx_f380e66b6373b48a", "uLK2r3sG4lE"]),
-    ("challenge", ["ytx_d7d9222d3d8d4e2e", "ytx_334c46f7c66ca37f", "ytx_fa5b6d9f7fcda565"]),
+    ("highlights", ["ytx_dac4c20879caf299", "ytx_a01831b66112671f", "ytx_3cd665a751f2f627"]),
+    ("music video", ["ytx_47fb2ea182b8c85f", "ytx_f380e66b6373b48a", "ytx_7e6f7070c43dcd2e"]),
+    ("challenge", ["ytx_d7d9222d3d8d4e2e", "ytx_fa5b6d9f7fcda565", "Gz3yak1cl-8"]),
   ]
 
   @Test(arguments: blendHelps)

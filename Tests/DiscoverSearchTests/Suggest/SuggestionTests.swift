@@ -232,6 +232,63 @@ struct SuggestionTests {
     #expect(try DiscoverIndex().suggestions(forPrefix: "dan").isEmpty)
   }
 
+  /// A title pair outranks a more frequent word that only shares documents with the
+  /// earlier word.
+  @Test func anAdjacentPhraseOutranksWordsThatOnlyShareDocuments() throws {
+    // "lady gaga" in two titles: a title pair.
+    var documents = (0..<2).map { Fixtures.video("g\($0)", "lady gaga live \($0)") }
+    // "get" in twenty documents with "lady", never next to it: alone, a word ten times as
+    // frequent as "gaga".
+    documents += (0..<20).map { Fixtures.video("t\($0)", "the lady says you get it \($0)") }
+    documents += [
+      // "gone" and "lady" share one document, far apart.
+      Fixtures.video("d", "gone fishing", description: "a lady was there"),
+      // "lady gwendolyn": one title, next to each other.
+      Fixtures.video("w", "lady gwendolyn waves"),
+    ]
+    let index = try DiscoverIndex.build(from: documents)
+    let suggestions = try index.suggestions(forPrefix: "lady g", limit: 10)
+    let texts = suggestions.map(\.text)
+    #expect(texts.first == "lady gaga", "\(texts)")
+    let get = try #require(texts.firstIndex(of: "lady get"), "\(texts)")
+    #expect(get > 0)
+    #expect(texts.contains("lady gwendolyn"), "\(texts)")
+    // The scores say so too: ``Suggestion/score`` orders the list.
+    #expect(zip(suggestions, suggestions.dropFirst()).allSatisfy { $0.score >= $1.score })
+    // Without a pair, words that share documents are still suggested.
+    #expect(try index.suggestions(forPrefix: "lady i").map(\.text) == ["lady it"])
+  }
+
+  /// Phrases of the corpus first: `lady gaga` is in seven documents, `lady get` in one
+  /// description (the two words far apart), `lady goo` in none; those come after.
+  @Test(arguments: [
+    ("lady g", "lady gaga", ["lady get", "lady goo", "lady gmail"]),
+    ("squid g", "squid game", ["squid get", "squid goo", "squid gmail"]),
+  ])
+  func realCorpusPhrasesComeBeforeWordsThatOnlyShareDocuments(
+    typed: String, phrase: String, leftOut: [String]
+  ) throws {
+    let index = try RealCorpus.load().index
+    let suggestions = try index.suggestions(forPrefix: typed, limit: 10)
+    let texts = suggestions.map(\.text)
+    #expect(texts.first == phrase, "\(texts)")
+    let phrases = suggestions.prefix { !leftOut.contains($0.text) }
+    for text in leftOut where texts.contains(text) {
+      #expect(phrases.contains { $0.text == phrase }, "\(texts)")
+    }
+    // The earlier words lead to a phrase, so they are taken as typed, not corrected.
+    #expect(suggestions.allSatisfy { $0.typos == 0 }, "\(texts)")
+  }
+
+  /// The bigrams of one run of Chinese or Japanese are pieces of one typed word: completing
+  /// the last piece continues the run, and ranks as before with names and tags.
+  @Test func realCorpusCompletesARunOfChineseAsBefore() throws {
+    let index = try RealCorpus.load().index
+    let run = try index.suggestions(forPrefix: "火影忍", limit: 10)
+    #expect(run.map(\.text) == ["火影 影忍", "火影忍者一家"], "\(run.map(\.text))")
+    #expect(run.last?.kind == .user)
+  }
+
   @Test func realCorpusCompletions() throws {
     let index = try RealCorpus.load().index
     let bruno = try index.suggestions(forPrefix: "bru")

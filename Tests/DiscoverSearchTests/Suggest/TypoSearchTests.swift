@@ -139,9 +139,11 @@ struct TypoSearchTests {
     let partial = try index.search("dance cha", in: .videos, matching: .asYouType)
     #expect(partial.results.map(\.id) == ["v1"])
     #expect(partial.matchedAllTerms)
-    // Whole words only by default, and after a space: "cha" matches nothing.
-    #expect(try !index.search("dance cha", in: .videos).matchedAllTerms)
+    // Whole words first by default; when they find nothing, the last word is tried as a
+    // prefix before giving up. After a space it is a whole word: "cha" matches nothing.
+    #expect(try index.search("dance cha", in: .videos).results.map(\.id) == ["v1"])
     #expect(try !index.search("dance cha ", in: .videos, matching: .asYouType).matchedAllTerms)
+    #expect(try !index.search("dance cha ", in: .videos).matchedAllTerms)
     // The word as typed outranks its completions.
     let tutorial = try index.search("dancing", in: .videos, matching: .asYouType)
     #expect(tutorial.results.first?.id == "v2")
