@@ -185,13 +185,10 @@ struct QueryExpansion {
   ///
   /// - Complexity: At most three lookups per word and one per pair, each in every segment's
   ///   term table (`documentFrequency`).
-  /// - Returns: Whether any form was added.
-  @discardableResult
   mutating func addWordForms(
     to parsed: inout ParsedQuery, options: MatchingOptions, prefixTerm: Int?,
     maximumDocuments: Int, documentFrequency: ([UInt8]) -> Int
-  ) -> Bool {
-    var added = false
+  ) {
     let inPhrase = Set(parsed.phrases.flatMap { $0.members.map(\.term) })
     func mayChange(_ index: Int) -> Bool {
       parsed.terms[index].kind == .word && index != prefixTerm && !inPhrase.contains(index)
@@ -216,11 +213,10 @@ struct QueryExpansion {
           append(
             form, to: index, in: &parsed, weight: options.clampedInflectionPenalty, typos: 0,
             origin: .inflection)
-          added = true
         }
       }
     }
-    guard options.breaksWords, parsed.terms.count >= 2 else { return added }
+    guard options.breaksWords, parsed.terms.count >= 2 else { return }
     for index in parsed.terms.indices.dropLast() where mayChange(index) && mayChange(index + 1) {
       // Pieces of one split word are not joined back.
       guard parsed.terms[index].splitFrom == nil || parsed.terms[index + 1].splitFrom == nil
@@ -236,10 +232,8 @@ struct QueryExpansion {
         append(
           joined, to: term, in: &parsed, weight: options.clampedWordBreakPenalty / 2, typos: 0,
           origin: .joined)
-        added = true
       }
     }
-    return added
   }
 
   /// Splits each word the index does not hold, or holds in at most

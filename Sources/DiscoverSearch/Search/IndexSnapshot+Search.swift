@@ -231,9 +231,9 @@ extension SegmentSet {
     let nameLengths: NameLengths
   }
 
-  /// When the words as typed find fewer than ``TypoTolerance/minimumResults``: the words'
-  /// other forms (plural or singular, joined with a neighbour), the partial last word's
-  /// rarer completions and the closest words of the index join the search (Typesense's
+  /// When the words as typed (with their other forms) find fewer than
+  /// ``TypoTolerance/minimumResults``: the partial last word's rarer completions and the
+  /// closest words of the index join the search (Typesense's
   /// `typo_tokens_threshold`), weighed by their penalties, so hits with every word as typed
   /// keep their full score. A query that finds enough as typed keeps its ranking. The
   /// widened query is kept for the fallbacks even when it finds no more.
@@ -243,10 +243,7 @@ extension SegmentSet {
   ) throws {
     var parsed = attempt.parsed
     var expansion = attempt.expansion
-    var added = expansion.addWordForms(
-      to: &parsed, options: matching, prefixTerm: prefixTerm,
-      maximumDocuments: WordForms.maximumDocumentsAsTyped,
-      documentFrequency: { self.documentFrequency(of: $0) })
+    var added = false
     if let prefixTerm, matching.clampedPrefixExpansions > 0 {
       // The partial word's rarer completions too: the other words narrow them down, and
       // the one meant (`chi` for "chihuahua") is seldom among the most frequent few.

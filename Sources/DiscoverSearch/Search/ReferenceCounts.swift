@@ -92,19 +92,11 @@ extension IndexSnapshot {
     // Whether each word is found as typed, before corrections.
     let isKnown = known
     let tolerance = TypoTolerance()
-    if total(facets) < tolerance.minimumResults {
-      // Other forms first, then corrections, as the search adds them.
-      let addedForms = forms.addWordForms(
-        to: &parsed, options: options, prefixTerm: nil,
-        maximumDocuments: WordForms.maximumDocumentsAsTyped,
-        documentFrequency: { documentFrequency(of: $0) })
-      let addedCorrections = addReferenceCorrections(to: &parsed)
-      if addedForms || addedCorrections {
-        let exact = facets
-        guard (try? collect()) != nil else { return nil }
-        facets = intersect(all)
-        if total(facets) <= total(exact) { facets = exact }
-      }
+    if total(facets) < tolerance.minimumResults && addReferenceCorrections(to: &parsed) {
+      let exact = facets
+      guard (try? collect()) != nil else { return nil }
+      facets = intersect(all)
+      if total(facets) <= total(exact) { facets = exact }
     }
     if total(facets) == 0 && lastWord != nil, let last = parsed.terms.indices.last,
       [.word, .hashtag, .mention].contains(parsed.terms[last].kind)
