@@ -50,7 +50,7 @@ let package = Package(
     // debouncing and budgets, so that the core never learns about callers.
     .target(
       name: "DiscoverService",
-      dependencies: ["DiscoverSearch"],
+      dependencies: ["DiscoverSearch", "CSanitizer"],
       path: "Sources/DiscoverService"
     ),
     // The CLI's logic, a library so that tests can run its commands in-process.

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets under Fuzz/ and runs them.
 #
-#   Scripts/fuzz.sh [target...] [--runs N | --seconds S] [--build-only] [--jobs N]
+#   Scripts/fuzz.sh [target...] [--runs N | --seconds S] [--timeout S] [--build-only] [--jobs N]
 #
 # Targets (all when none is named): query, corpus-lines, event-lines, cursors, index-files,
 # arguments, analytics-file. Each runs until it has done N inputs (--runs, default 1000000)
 # or for S seconds (--seconds), one after the other, never two at once. A target stops at
-# its first finding (a trap, an untyped error, a broken invariant, a hang of more than 10 s,
-# more than 2 GB of memory) and the script exits non-zero after it; the input that did it
-# is saved under $DISCOVER_FUZZ_BUILD/artifacts/<target>/ for the regression tests
-# (Tests/DiscoverSearchTests/Fuzz). Replay one input: <build>/fuzzers/<target> FILE.
+# its first finding (a trap, an untyped error, a broken invariant, one input running longer
+# than --timeout, 10 s by default, more than 2 GB of memory) and the script exits non-zero
+# after it; the input that did it is saved under $DISCOVER_FUZZ_BUILD/artifacts/<target>/
+# for the regression tests (Tests/DiscoverSearchTests/Fuzz). Replay one input:
+# <build>/fuzzers/<target> FILE.
 #
 # How it builds: SwiftPM builds the library modules (DiscoverSearch, DiscoverCLI and their C
 # shims) in their own build directory, $DISCOVER_FUZZ_BUILD (default .build/fuzz), with
@@ -32,6 +33,7 @@ all_targets=(query corpus-lines event-lines cursors index-files arguments analyt
 targets=()
 runs=""
 seconds=""
+timeout=10
 build_only=0
 jobs=""
 while [ $# -gt 0 ]; do
@@ -40,9 +42,11 @@ while [ $# -gt 0 ]; do
     --runs=*) runs="${1#--runs=}"; shift ;;
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --seconds=*) seconds="${1#--seconds=}"; shift ;;
+    --timeout) timeout="${2:?--timeout needs a number of seconds}"; shift 2 ;;
+    --timeout=*) timeout="${1#--timeout=}"; shift ;;
     --build-only) build_only=1; shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *)
       if [[ " ${all_targets[*]} " != *" $1 "* ]]; then
@@ -117,7 +121,7 @@ for target in "${targets[@]}"; do
   echo "== fuzzing $target (${runs:+$runs runs}${seconds:+$seconds seconds})"
   log="$build/$target.log"
   started=$(date +%s)
-  if "$build/fuzzers/$target" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
+  if "$build/fuzzers/$target" "${limit[@]}" -timeout="$timeout" -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
     -artifact_prefix="$artifacts" "$corpus" "Fuzz/Corpus/$target" 2>&1 | tee "$log" \
     | grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|stat::|SUMMARY|Fatal error|.*fuzz rule broken|Test unit written)' \

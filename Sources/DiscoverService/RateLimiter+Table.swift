@@ -1,4 +1,5 @@
 import DiscoverSearch
+import Synchronization
 
 /// One shard of a ``RateLimiter``: a flat open-addressing table of (entry key, theoretical
 /// arrival time) pairs, and the GCRA step applied in place.
@@ -239,16 +240,17 @@ struct RateLimiterTable: ~Copyable {
   }
 }
 
-/// The shards of a ``RateLimiter``: a lock and a table each, on cache lines of their own.
+/// The shards of a ``RateLimiter``: a mutex and a table each, on cache lines of their own.
 ///
 /// One buffer holds every shard, so that a check reaches its lock and table header with one
 /// address computation, and no reference count changes on the way.
 struct RateLimiterShards: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: `base` is allocated and every shard initialized in `init`, never
   // reassigned, and freed in `deinit`, once nothing else can reach it; between, a table is
-  // read and written only inside its own `Lock`'s `withLock`.
+  // read and written only inside its own `Mutex`'s `withLock`.
 
-  private typealias Shard = Lock<RateLimiterTable>
+  /// `Mutex`, not DiscoverSearch's `Lock`: see `withAnnotatedLock`.
+  private typealias Shard = Mutex<RateLimiterTable>
 
   /// The number of shards, chosen by a key's top 8 bits: with 256, two threads checking
   /// random keys meet on one lock in one check out of 256.
@@ -270,7 +272,7 @@ struct RateLimiterShards: ~Copyable, @unchecked Sendable {
       // SAFETY: `index * stride` is inside the buffer, 128-byte aligned, which is more than a
       // shard's alignment; each shard is initialized once, here.
       (base + index * Self.stride).bindMemory(to: Shard.self, capacity: 1).initialize(
-        to: Lock(RateLimiterTable(maximumKeys: maximumKeysPerShard)))
+        to: Mutex(RateLimiterTable(maximumKeys: maximumKeysPerShard)))
     }
   }
 
@@ -297,9 +299,10 @@ struct RateLimiterShards: ~Copyable, @unchecked Sendable {
   ) -> Result {
     precondition(index >= 0 && index < Self.count)
     // SAFETY: `index` is a shard's, checked above; shards live as long as `self`.
-    return (base + index * Self.stride).assumingMemoryBound(to: Shard.self).pointee.withLock {
-      body(&$0)
-    }
+    return (base + index * Self.stride).assumingMemoryBound(to: Shard.self).pointee
+      .withAnnotatedLock { (table: inout sending RateLimiterTable) -> sending Result in
+        body(&table)
+      }
   }
 
   /// The sum over every shard of `body` applied to its table, each shard's lock held in turn.

@@ -23,9 +23,10 @@ import Synchronization
 /// such a request needs a full budget and empties it.
 ///
 /// **Concurrency.** Keys are spread over 256 shards by their hash's top 8 bits, each a
-/// `Lock` (a `Mutex` the thread sanitizer sees) around its own table, held for one lookup (a few nanoseconds) or, after at least
-/// 3/16 of the shard's capacity in new keys, for a rebuild of that shard alone: two checks wait
-/// for each other only when their keys share a shard. No lock covers the whole limiter.
+/// `Mutex` (annotated for the thread sanitizer) around its own table, held for one lookup (a
+/// few nanoseconds) or, after at least 3/16 of the shard's capacity in new keys, for a
+/// rebuild of that shard alone: two checks wait for each other only when their keys share a
+/// shard. No lock covers the whole limiter.
 ///
 /// **Memory.** A key here is a client and an operation it used. Each takes one 16-byte slot of
 /// a flat open-addressing table (its 64-bit hash and its TAT, in nanoseconds). Tables are

@@ -47,7 +47,7 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   let cost: @Sendable (Value) -> Int
   let keyCost: (@Sendable (Key) -> Int)?
   let now: @Sendable () -> UInt64
-  let state: Lock<State>
+  let state: Mutex<State>
   /// Names each waiter of a single-flight computation, so that a cancelled waiter removes
   /// itself and no other.
   let waiterIDs = Atomic<UInt64>(0)
@@ -88,7 +88,7 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
       let origin = ContinuousClock.now
       self.now = { Self.nanoseconds(of: origin.duration(to: .now)) }
     }
-    self.state = Lock(State())
+    self.state = Mutex(State())
   }
 
   /// The bytes each entry costs beyond its value and its key's out-of-line storage: its node
@@ -208,7 +208,7 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   ///
   /// - Complexity: O(*c*) for *c* computations running.
   public var statistics: Statistics {
-    state.withLock { state in
+    state.withAnnotatedLock { state in
       Statistics(
         hits: state.counters.hits, misses: state.counters.misses,
         evictions: state.counters.evictions, expirations: state.counters.expirations,
@@ -223,7 +223,7 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   /// so that a new generation does not hold every reader while the old answers are freed.
   func withState<Output: Sendable>(_ body: (inout State) -> Output) -> Output {
     // The retired entries come out of the lock in the tuple and are freed with it, here.
-    let (result, _) = state.withLock { state in
+    let (result, _) = state.withAnnotatedLock { state in
       let result = body(&state)
       return (result, state.retired.take())
     }

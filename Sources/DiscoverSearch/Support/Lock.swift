@@ -9,8 +9,10 @@ import Synchronization
 /// tells it after taking and before releasing the lock (the lock's own address names it).
 /// Without the sanitizer the annotations are a test of a null function pointer each.
 ///
-/// `package`, and inlinable, so that `DiscoverService`'s limiter and caches take the same
-/// lock on their hot paths without a generic call across modules.
+/// `package`, and inlinable, for the package's other modules. Across a module boundary the
+/// compiler may still call `withLock` unspecialized, looking up type metadata on every call:
+/// `DiscoverService`'s rate limiter lost half its checks per second that way, so a hot path
+/// in another module takes `Mutex` directly, with the same annotations.
 package struct Lock<Value: ~Copyable>: ~Copyable {
   @usableFromInline let mutex: Mutex<Value>
 
