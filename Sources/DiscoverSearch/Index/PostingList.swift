@@ -11,9 +11,13 @@ struct PostingListInfo: Sendable, BitwiseCopyable {
 
   /// The number of blocks: every block but the last holds ``PostingBlock/capacity``
   /// postings.
+  ///
+  /// Written so that no count overflows: a damaged file may claim any 32-bit count, which
+  /// the validator rejects only after reading this (found by fuzzing).
   @inline(__always)
   var blockCount: UInt32 {
-    (documentFrequency + UInt32(PostingBlock.capacity) - 1) / UInt32(PostingBlock.capacity)
+    let capacity = UInt32(PostingBlock.capacity)
+    return documentFrequency / capacity + (documentFrequency % capacity == 0 ? 0 : 1)
   }
 }
 

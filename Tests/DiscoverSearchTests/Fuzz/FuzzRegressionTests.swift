@@ -60,4 +60,23 @@ import Testing
       #expect(error?.message.contains("a posting block holds the wrong number of postings") == true)
     }
   }
+
+  /// A posting list header claimed about 2³² documents: the block count, worked out from it
+  /// before the validator compared it with the index's document count, overflowed 32 bits
+  /// and trapped. Found by `index-files` with the checksums fixed, full verification, a
+  /// writer, completions and `verify(at:)` (options 0x7B); saved as its changes to the
+  /// template, the five 0xFF bytes at 10,080 among them.
+  static let documentFrequencyNear2To32 = IndexFilesInput(
+    file: "segment-00000000000000000002-0.dsearch", options: 0x7B,
+    edits: [
+      (809, [0x32, 0x34, 0x36]), (10_080, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF]), (20_734, [0x37, 0x39]),
+      (27_139, [0x8A]), (27_418, [0x80]), (28_324, [0xEF]),
+      (29_518, [0x9D, 0x69, 0xE6, 0xB1, 0xFF, 0x70, 0x31]), (33_459, [0x01, 0x00, 0x00]),
+      (33_464, [0x00, 0x00, 0x08]), (33_746, [0x5B]), (33_780, [0x36]),
+    ], templateChecksum: 0)  // not compared: its test only replays the input
+
+  @Test func aListClaimingAbout2To32DocumentsIsCorruption() throws {
+    let (_, input) = try Self.documentFrequencyNear2To32.make()
+    #expect(FuzzTargets.indexFiles(input, in: FuzzDirectory("regression-frequency")) == [])
+  }
 }
