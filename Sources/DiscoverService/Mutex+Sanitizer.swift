@@ -8,7 +8,8 @@ extension Mutex where Value: ~Copyable {
   /// every value the mutex guards as raced on (see CSanitizer). DiscoverSearch's `Lock` does
   /// the same for that module; this module takes `Mutex` directly because across a module
   /// boundary the compiler called `Lock.withLock` unspecialized, looking up type metadata on
-  /// every call: the rate limiter's checks per second fell by half, a cache hit took longer.
+  /// every call: the rate limiter's checks per second fell by more than half. The result
+  /// cache takes it too, so that the module has one way to lock.
   @inlinable @inline(__always)
   borrowing func withAnnotatedLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
