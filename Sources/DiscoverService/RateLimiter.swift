@@ -120,17 +120,27 @@ public final class RateLimiter: Sendable {
   public func check(
     _ key: ClientKey, for operation: Operation, cost: Int = 1, at now: Instant
   ) -> Decision {
-    precondition(cost >= 1, "RateLimiter: a request's cost must be at least 1; got \(cost)")
     let budget = budgets[operation.index]
+    let headroom = charge(key, budget, cost: cost, at: now)
+    guard headroom >= 0 else { return .refused(retryAfter: .nanoseconds(-headroom)) }
+    return .allowed(remaining: Int(truncatingIfNeeded: headroom / budget.interval))
+  }
+
+  /// The GCRA step of ``check(_:for:cost:at:)`` and ``acquire(_:for:cost:at:)``: the
+  /// headroom left after charging the request, or minus the nanoseconds to wait.
+  ///
+  /// `acquire` needs only the sign and the wait, so it skips `check`'s division into
+  /// requests left.
+  @inline(__always)
+  private func charge(_ key: ClientKey, _ budget: Budget, cost: Int, at now: Instant) -> Int64 {
+    precondition(cost >= 1, "RateLimiter: a request's cost must be at least 1; got \(cost)")
     let increment = budget.interval &* Int64(min(cost, budget.burst))
     var entry = key.fingerprint ^ budget.salt
     // 0 marks an empty slot; 1 stands for it (two keys in 2⁶⁴ share a budget this way).
     if entry == 0 { entry = 1 }
-    let headroom = shards.withTable(forKey: entry) {
+    return shards.withTable(forKey: entry) {
       $0.charge(entry, increment: increment, tolerance: budget.tolerance, at: now.nanoseconds)
     }
-    guard headroom >= 0 else { return .refused(retryAfter: .nanoseconds(-headroom)) }
-    return .allowed(remaining: Int(truncatingIfNeeded: headroom / budget.interval))
   }
 
   /// Whether `key` may make a request of `operation` now, by the limiter's clock, charging it
@@ -153,9 +163,9 @@ public final class RateLimiter: Sendable {
   public func acquire(
     _ key: ClientKey, for operation: Operation, cost: Int = 1, at now: Instant
   ) throws(SearchError) {
-    guard case .refused(let retryAfter) = check(key, for: operation, cost: cost, at: now) else {
-      return
-    }
+    let headroom = charge(key, budgets[operation.index], cost: cost, at: now)
+    guard headroom < 0 else { return }
+    let retryAfter = Duration.nanoseconds(-headroom)
     throw SearchError.rateLimited(
       "too many \(operation) requests from this client: retry after "
         + "\(Self.format(retryAfter)) (the limit is \(limits[operation]))",
