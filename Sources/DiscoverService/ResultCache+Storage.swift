@@ -4,67 +4,78 @@
 // recently used node (`head`), `next` toward the least recently used (`tail`), which is the
 // next to be evicted. A removed node keeps its array slot, joins the free list through `next`
 // and is reused by the next insert, so the array only grows to the most entries held at once.
+//
+// The lookup path is `@inlinable`, down to these types' stored properties, so that a module
+// holding its own `ResultCache<Key, Value>` gets it specialized for its types. Called across
+// the module boundary unspecialized, every hit looked up generic metadata and hashed through
+// witness tables: the benchmark's cache hit p50 fell from about 2.2 µs to 1.4-1.7 µs (three
+// alternating pairs) once it could specialize.
 
 extension ResultCache {
   /// One stored entry, or a vacant node on the free list (then `key` and `value` are `nil`).
-  struct Node {
-    var key: Key?
-    var value: Value?
+  @usableFromInline
+  struct Node: Sendable {
+    @usableFromInline var key: Key?
+    @usableFromInline var value: Value?
     /// What the entry counts against the bound, overhead included.
-    var bytes: Int
+    @usableFromInline var bytes: Int
     /// The `now` reading when the value was stored.
-    var storedAt: UInt64
+    @usableFromInline var storedAt: UInt64
     /// The node used just more recently, or `none`.
-    var previous: Int32
+    @usableFromInline var previous: Int32
     /// The node used just less recently, or `none`; on the free list, the next vacant node.
-    var next: Int32
+    @usableFromInline var next: Int32
   }
 
   /// The running counts behind ``Statistics``.
-  struct Counters {
-    var hits = 0
-    var misses = 0
-    var evictions = 0
-    var expirations = 0
-    var invalidations = 0
-    var rejections = 0
-    var coalescedWaits = 0
+  @usableFromInline
+  struct Counters: Sendable {
+    @usableFromInline var hits = 0
+    @usableFromInline var misses = 0
+    @usableFromInline var evictions = 0
+    @usableFromInline var expirations = 0
+    @usableFromInline var invalidations = 0
+    @usableFromInline var rejections = 0
+    @usableFromInline var coalescedWaits = 0
   }
 
   /// Entries dropped when a newer generation arrived, kept until the lock is released so that
   /// their values are freed outside it.
-  struct Retired {
-    var slots: [Key: Int32]
-    var nodes: ContiguousArray<Node>
+  @usableFromInline
+  struct Retired: Sendable {
+    @usableFromInline var slots: [Key: Int32]
+    @usableFromInline var nodes: ContiguousArray<Node>
   }
 
   /// Everything the mutex guards.
-  struct State {
+  @usableFromInline
+  struct State: Sendable {
     /// The newest generation seen; every stored entry belongs to it.
-    var generation: UInt64 = 0
+    @usableFromInline var generation: UInt64 = 0
     /// The node of each stored key.
-    var slots: [Key: Int32] = [:]
-    var nodes: ContiguousArray<Node> = []
+    @usableFromInline var slots: [Key: Int32] = [:]
+    @usableFromInline var nodes: ContiguousArray<Node> = []
     /// The most recently used node, or `none`.
-    var head: Int32 = none
+    @usableFromInline var head: Int32 = none
     /// The least recently used node, or `none`.
-    var tail: Int32 = none
+    @usableFromInline var tail: Int32 = none
     /// The first vacant node of the free list, or `none`.
-    var vacant: Int32 = none
+    @usableFromInline var vacant: Int32 = none
     /// The sum of the stored entries' `bytes`.
-    var bytes = 0
-    var counters = Counters()
+    @usableFromInline var bytes = 0
+    @usableFromInline var counters = Counters()
     /// The single-flight computations running, by key and generation.
     var flights: [FlightKey: Flight] = [:]
-    var retired: Retired?
+    @usableFromInline var retired: Retired?
 
     /// The index that links to no node.
-    static var none: Int32 { -1 }
+    @inlinable static var none: Int32 { -1 }
 
     /// Advances to `generation` when it is newer than any seen, dropping every entry, and
     /// tells whether entries of `generation` may be served and stored.
     ///
     /// - Complexity: O(1); the dropped entries are freed by the caller, outside the lock.
+    @inlinable
     mutating func admits(_ generation: UInt64) -> Bool {
       if generation > self.generation {
         retireAllEntries()
@@ -74,6 +85,7 @@ extension ResultCache {
     }
 
     /// Moves every entry to `retired`, counting them as invalidations.
+    @usableFromInline
     mutating func retireAllEntries() {
       guard !slots.isEmpty || !nodes.isEmpty else { return }
       counters.invalidations += slots.count
@@ -91,6 +103,7 @@ extension ResultCache {
     /// the recency order; removes it if it has expired.
     ///
     /// An age is `now - storedAt`; a clock that reads earlier than `storedAt` gives age zero.
+    @inlinable
     mutating func value(
       for key: Key, generation: UInt64, now: UInt64, timeToLive: UInt64?
     ) -> Value? {
@@ -150,6 +163,7 @@ extension ResultCache {
     }
 
     /// Removes the entry at `slot` and puts its node on the free list.
+    @usableFromInline
     mutating func remove(_ slot: Int32) {
       unlink(slot)
       let index = Int(slot)
@@ -176,6 +190,7 @@ extension ResultCache {
     }
 
     /// Makes `slot` the most recently used entry.
+    @inlinable
     mutating func moveToFront(_ slot: Int32) {
       guard head != slot else { return }
       unlink(slot)
@@ -183,6 +198,7 @@ extension ResultCache {
     }
 
     /// Links the unlinked node at `slot` in as the most recently used.
+    @inlinable
     mutating func linkAtFront(_ slot: Int32) {
       nodes[Int(slot)].previous = Self.none
       nodes[Int(slot)].next = head
@@ -191,6 +207,7 @@ extension ResultCache {
     }
 
     /// Takes the node at `slot` out of the recency list.
+    @inlinable
     mutating func unlink(_ slot: Int32) {
       let previous = nodes[Int(slot)].previous
       let next = nodes[Int(slot)].next

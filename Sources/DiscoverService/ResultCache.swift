@@ -43,11 +43,11 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   public let timeToLive: Duration?
 
   /// `timeToLive` in nanoseconds of the `now` clock.
-  let timeToLiveNanoseconds: UInt64?
+  @usableFromInline let timeToLiveNanoseconds: UInt64?
   let cost: @Sendable (Value) -> Int
   let keyCost: (@Sendable (Key) -> Int)?
-  let now: @Sendable () -> UInt64
-  let state: Mutex<State>
+  @usableFromInline let now: @Sendable () -> UInt64
+  @usableFromInline let state: Mutex<State>
   /// Names each waiter of a single-flight computation, so that a cancelled waiter removes
   /// itself and no other.
   let waiterIDs = Atomic<UInt64>(0)
@@ -115,6 +115,7 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   /// - Returns: The value stored for `key` under `generation` and not expired, or `nil`.
   /// - Complexity: O(1) on average, plus O(*n*) for the *n* entries dropped when `generation`
   ///   is newer than any seen before.
+  @inlinable
   public func lookup(_ key: Key, generation: UInt64) -> Value? {
     let now = timeToLiveNanoseconds == nil ? 0 : self.now()
     return withState { state in
@@ -221,6 +222,7 @@ public final class ResultCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   /// Runs `body` under the lock, then frees any entries it dropped once the lock is released,
   /// so that a new generation does not hold every reader while the old answers are freed.
+  @inlinable
   func withState<Output: Sendable>(_ body: (inout State) -> Output) -> Output {
     // The retired entries come out of the lock in the tuple and are freed with it, here.
     let (result, _) = state.withAnnotatedLock { state in
