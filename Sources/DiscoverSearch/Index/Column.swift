@@ -155,6 +155,20 @@ struct Column<Element: BitwiseCopyable>: @unchecked Sendable {
     count = source.count
   }
 
+  /// A new column of `count` copies of `value`, which `update` may change before the column
+  /// is shared: a table made in the memory it keeps, with no array to copy it from.
+  init(
+    count: Int, repeating value: Element,
+    updating update: (UnsafeMutableBufferPointer<Element>) -> Void
+  ) {
+    storage = ColumnStorage(byteCount: count * MemoryLayout<Element>.stride, alignment: 16)
+    let typed = storage.base.bindMemory(to: Element.self, capacity: max(count, 1))
+    typed.initialize(repeating: value, count: count)
+    update(UnsafeMutableBufferPointer(start: typed, count: count))
+    base = UnsafePointer(typed)
+    self.count = count
+  }
+
   /// Takes over `count` elements in memory from ``LargeMemory`` (aligned to 16 bytes, as
   /// `malloc` aligns).
   init(adopting pointer: UnsafeMutablePointer<Element>, count: Int) {

@@ -159,41 +159,51 @@ struct SortedKeys: Sendable {
     self.starts = starts
     heads = tables.heads
     coarseHeads = tables.coarseHeads
-    self.buckets = Column(buckets)
-    self.thirdByteTables = Column(thirdByteTables)
+    self.buckets = buckets
+    self.thirdByteTables = thirdByteTables
     thirdByteStarts = tables.thirdByteStarts
   }
 
   /// The 65,537 bucket starts from the nonempty buckets, or `nil` unless their pairs and
   /// first keys strictly increase and stay below 65,536 and `count`.
-  private static func denseBuckets(_ nonempty: Column<UInt64>, count: Int) -> [UInt32]? {
-    var dense = [UInt32](repeating: UInt32(count), count: 65_537)
-    var pair = 0
-    var previous: (pair: UInt64, key: UInt64)?
-    for entry in nonempty.buffer {
-      let (entryPair, key) = (entry >> 32, entry & 0xFFFF_FFFF)
-      guard entryPair < 65_536, key < UInt64(count) else { return nil }
-      if let previous, entryPair <= previous.pair || key <= previous.key { return nil }
-      previous = (entryPair, key)
-      while pair <= Int(entryPair) {
-        dense[pair] = UInt32(key)
-        pair += 1
+  private static func denseBuckets(_ nonempty: Column<UInt64>, count: Int) -> Column<UInt32>? {
+    var isValid = true
+    let dense = Column(count: 65_537, repeating: UInt32(count)) { dense in
+      var pair = 0
+      var previous: (pair: UInt64, key: UInt64)?
+      for entry in nonempty.buffer {
+        let (entryPair, key) = (entry >> 32, entry & 0xFFFF_FFFF)
+        guard entryPair < 65_536, key < UInt64(count),
+          previous.map({ entryPair > $0.pair && key > $0.key }) ?? true
+        else {
+          isValid = false
+          return
+        }
+        previous = (entryPair, key)
+        // This bucket, and the empty ones since the last, start at this key.
+        dense[pair...Int(entryPair)].update(repeating: UInt32(key))
+        pair = Int(entryPair) + 1
       }
     }
-    return dense
+    return isValid ? dense : nil
   }
 
   /// The 65,536 table numbers (1 + the table's index, 0 for none) from the pairs that have
   /// tables, or `nil` unless the pairs strictly increase and stay below 65,536.
-  private static func denseTables(_ pairs: Column<UInt32>) -> [UInt32]? {
-    var dense = [UInt32](repeating: 0, count: 65_536)
-    var previous: UInt32?
-    for (index, pair) in pairs.buffer.enumerated() {
-      guard pair < 65_536, previous.map({ pair > $0 }) ?? true else { return nil }
-      dense[Int(pair)] = UInt32(index + 1)
-      previous = pair
+  private static func denseTables(_ pairs: Column<UInt32>) -> Column<UInt32>? {
+    var isValid = true
+    let dense = Column(count: 65_536, repeating: UInt32(0)) { dense in
+      var previous: UInt32?
+      for (index, pair) in pairs.buffer.enumerated() {
+        guard pair < 65_536, previous.map({ pair > $0 }) ?? true else {
+          isValid = false
+          return
+        }
+        dense[Int(pair)] = UInt32(index + 1)
+        previous = pair
+      }
     }
-    return dense
+    return isValid ? dense : nil
   }
 
   /// Whether `values` never decrease and none exceeds `limit`.
@@ -220,42 +230,43 @@ struct SortedKeys: Sendable {
     self.heads = Column(heads)
     let ratio = Self.coarseHeadStride / Self.headStride
     coarseHeads = Column(Swift.stride(from: 0, to: heads.count, by: ratio).map { heads[$0] })
-    var buckets = [UInt32](repeating: UInt32(count), count: 65_537)
-    var bucket = 0
-    for index in 0..<count {
-      let start = Int(starts[index])
-      let length = Int(starts[index + 1]) - start
-      let key =
-        length == 0 ? 0 : Int(bytes[start]) << 8 | (length > 1 ? Int(bytes[start + 1]) : 0)
-      while bucket <= key {
-        buckets[bucket] = UInt32(index)
-        bucket += 1
+    let buckets = Column(count: 65_537, repeating: UInt32(count)) { buckets in
+      var bucket = 0
+      for index in 0..<count {
+        let start = Int(starts[index])
+        let length = Int(starts[index + 1]) - start
+        let key =
+          length == 0 ? 0 : Int(bytes[start]) << 8 | (length > 1 ? Int(bytes[start + 1]) : 0)
+        guard bucket <= key else { continue }
+        // This key's bucket, and the empty ones since the last key's, start here.
+        buckets[bucket...key].update(repeating: UInt32(index))
+        bucket = key + 1
       }
     }
-    self.buckets = Column(buckets)
-    var tables = [UInt32](repeating: 0, count: 65_536)
+    self.buckets = buckets
     var tableStarts: [UInt32] = []
-    // Pairs whose second byte is 0 share their bucket with one-byte keys: no table.
-    for pair in 0..<65_536 where pair & 0xFF != 0 {
-      let low = Int(buckets[pair])
-      let high = Int(buckets[pair + 1])
-      guard high - low >= Self.thirdByteMinimum else { continue }
-      tables[pair] = UInt32(tableStarts.count / 257 + 1)
-      var third = 0
-      for index in low..<high {
-        let start = Int(starts[index])
-        let byte = Int(starts[index + 1]) - start > 2 ? Int(bytes[start + 2]) : 0
-        while third <= byte {
-          tableStarts.append(UInt32(index))
+    thirdByteTables = Column(count: 65_536, repeating: UInt32(0)) { tables in
+      // Pairs whose second byte is 0 share their bucket with one-byte keys: no table.
+      for pair in 0..<65_536 where pair & 0xFF != 0 {
+        let low = Int(buckets[pair])
+        let high = Int(buckets[pair + 1])
+        guard high - low >= Self.thirdByteMinimum else { continue }
+        tables[pair] = UInt32(tableStarts.count / 257 + 1)
+        var third = 0
+        for index in low..<high {
+          let start = Int(starts[index])
+          let byte = Int(starts[index + 1]) - start > 2 ? Int(bytes[start + 2]) : 0
+          while third <= byte {
+            tableStarts.append(UInt32(index))
+            third += 1
+          }
+        }
+        while third <= 256 {
+          tableStarts.append(UInt32(high))
           third += 1
         }
       }
-      while third <= 256 {
-        tableStarts.append(UInt32(high))
-        third += 1
-      }
     }
-    thirdByteTables = Column(tables)
     thirdByteStarts = Column(tableStarts)
   }
 
